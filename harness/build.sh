@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh VARIANT: configure and build the kernel, modules, kselftests and
+# the initramfs of one variant (default, debug) in out/build-VARIANT.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?variant}
+b=$(builddir "$variant")
+frags="$TOP/configs/base.config $TOP/configs/default.config"
+[ "$variant" = debug ] && frags="$frags $TOP/configs/debug.config"
+export KBUILD_BUILD_USER=markers KBUILD_BUILD_HOST=harness
+kmake() { make -s -C "$SRC" O="$b" ARCH=x86_64 CC="ccache gcc" "$@"; }
+
+configure() {
+	local stamp
+	stamp=$(cat $frags "$TOP"/patches/* | sha1sum | cut -d' ' -f1)
+	[ -f "$b/.config" ] && [ "$(cat "$b/.fragments" 2>/dev/null)" = "$stamp" ] &&
+		return 0
+	log "$variant: configuring"
+	mkdir -p "$b"
+	kmake tinyconfig >/dev/null
+	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$b" "$b/.config" $frags \
+		>/dev/null
+	kmake olddefconfig >/dev/null
+	# merge_config.sh -m does not check that each request stuck.
+	local line missing=0
+	for line in $(cat $frags | grep -E '^CONFIG_[A-Z0-9_]+=' ); do
+		grep -qx "$line" "$b/.config" || {
+			echo "config: $line did not stick" >&2; missing=1; }
+	done
+	[ $missing = 0 ] || die "$variant: configuration incomplete"
+	echo "$stamp" > "$b/.fragments"
+}
+
+build() {
+	log "$variant: building bzImage and modules"
+	if ! kmake -j"$JOBS" bzImage modules > "$b/build.log" 2>&1; then
+		tail -40 "$b/build.log" >&2
+		die "$variant: build failed (see $b/build.log)"
+	fi
+	# Warnings are findings; objtool ones mean broken unwinding.
+	if grep -E 'warning:|objtool:' "$b/build.log" >&2; then
+		die "$variant: the build warned (see $b/build.log)"
+	fi
+}
+
+install_guest() {
+	local root=$b/root
+	log "$variant: assembling initramfs"
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,harness}
+	cp /bin/busybox "$root/bin/busybox"
+	kmake INSTALL_MOD_PATH="$root" modules_install >/dev/null
+	rm -f "$root"/lib/modules/*/{build,source}
+	make -s -C "$SRC/tools/testing/selftests" TARGETS=markers \
+		USERLDFLAGS=-static INSTALL_PATH="$root/kselftest" install \
+		> "$b/kselftest.log" 2>&1 ||
+		{ cat "$b/kselftest.log" >&2; die "kselftest install failed"; }
+	cp "$TOP"/harness/guest/* "$root/harness/"
+	mv "$root/harness/init" "$root/init"
+	chmod +x "$root/init" "$root"/harness/*
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) \
+		> "$b/initramfs.cpio.gz"
+}
+
+bash "$TOP/harness/tree.sh"
+configure
+build
+install_guest
+log "$variant: built $(kmake -s kernelrelease)"

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh: build both variants, lint, boot each with 4 CPUs and run every
+# KUnit suite and kselftest; count the results of all console logs.  The
+# last line is `N passed, N failed`; non-zero if anything failed.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+results=()
+logs=()
+boot_args_default="preempt=full"
+boot_args_debug=""
+
+for v in $VARIANTS; do
+	rm -f "$(builddir "$v")/console-check.log"
+	if ! bash "$TOP/harness/build.sh" "$v"; then
+		results+=(--fail "build-$v")
+		continue
+	fi
+	results+=(--pass "build-$v")
+	if [ "$v" = default ]; then
+		if bash "$TOP/harness/lint.sh" > "$OUT/lint.log" 2>&1; then
+			results+=(--pass lint)
+		else
+			cat "$OUT/lint.log"
+			results+=(--fail lint)
+		fi
+	fi
+	args=boot_args_$v
+	log "$v: booting (console in $(builddir "$v")/console-check.log)"
+	bash "$TOP/harness/boot.sh" "$v" check ${!args} > /dev/null
+	rc=$?
+	[ $rc = 0 ] || results+=(--fail "qemu-$v-exit-$rc")
+	logs+=("$(builddir "$v")/console-check.log")
+done
+exec python3 "$TOP/harness/count.py" "${results[@]}" "${logs[@]}"

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""count.py [--pass NAME | --fail NAME]... LOG...: count the results in guest console logs.
+
+Reads KUnit (KTAP) and kselftest (TAP) results from each console log, the
+harness's own lines (CPUs online, guest finished) and any splat.  Prints a
+summary line per log, every failure, and last `N passed, N failed`.
+Exit status 1 when anything failed, went missing, or splatted.
+
+A test that was planned (1..N) but never reported counts as failed; so do
+skips: this project's tests are expected to run.
+"""
+import re
+import sys
+
+EXPECT_CPUS = 4
+
+PREFIX = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+RESULT = re.compile(r'^(\s*)(not ok|ok) (\d+) ?-? ?([^#]*?)\s*(#.*)?$')
+PLAN = re.compile(r'^(\s*)1\.\.(\d+)$')
+SUBTEST = re.compile(r'^(\s*)# Subtest: (.*)$')
+
+SPLATS = [
+    r'BUG:', r'WARNING:', r'Oops', r'Kernel panic', r'general protection',
+    r'KASAN:', r'UBSAN:', r'possible recursive locking',
+    r'possible circular locking', r'inconsistent lock state',
+    r'lockdep', r'suspicious RCU usage', r'rcu.*detected stall',
+    r'rcu_.*self-detected stall', r'blocked for more than',
+    r'soft lockup', r'hard LOCKUP', r'objtool', r'unwind', r'ORC',
+    r'sleeping function called from invalid context',
+    r'scheduling while atomic', r'segfault', r'Unable to handle',
+    r'stack-protector', r'double fault', r'invalid opcode',
+]
+SPLAT = re.compile('|'.join(SPLATS))
+# Lines that match SPLAT but are not splats.
+BENIGN = re.compile(r'kasan: KernelAddressSanitizer initialized|'
+                    r'Lock dependency validator|lockdep: fixing up|'
+                    r'ORC unwinder|unwind.*selftest.*ok|'
+                    r'RCU lockdep checking is enabled|'
+                    r'^\s*\.\.\. (MAX_LOCK|MAX_LOCKDEP|CLASSHASH|CHAINHASH)|'
+                    r'in-kernel lockdep|Kernel command line')
+
+
+class Log:
+    def __init__(self, name):
+        self.name = name
+        self.passed = 0
+        self.failed = []
+
+    def ok(self):
+        self.passed += 1
+
+    def fail(self, what):
+        self.failed.append(what)
+
+
+def parse(path):
+    log = Log(path)
+    cpus = None
+    finished = False
+    # Stack of open TAP blocks: [indent, planned, seen, name, kind]
+    blocks = []
+    kind = None
+    for raw in open(path, errors='replace'):
+        line = PREFIX.sub('', raw.rstrip('\r\n'))
+        if SPLAT.search(line) and not BENIGN.search(line):
+            log.fail('splat: ' + line.strip())
+        m = re.match(r'harness: cpus online (\d+)', line)
+        if m:
+            cpus = int(m.group(1))
+        if line.startswith('harness: guest finished'):
+            finished = True
+        if line.strip() == 'KTAP version 1' and not line.startswith(' '):
+            kind = 'kunit'
+            continue
+        if line.strip() == 'TAP version 13' and not line.startswith(' '):
+            kind = 'kselftest'
+            continue
+        if kind is None:
+            continue
+        m = SUBTEST.match(line)
+        if m:
+            # Only KUnit nests suites: the kselftest runner prefixes '# '.
+            blocks.append([len(m.group(1)), None, 0, m.group(2), 'kunit'])
+            continue
+        m = PLAN.match(line)
+        if m:
+            ind = len(m.group(1))
+            if blocks and blocks[-1][0] == ind and blocks[-1][1] is None:
+                blocks[-1][1] = int(m.group(2))
+            elif ind == 0:
+                blocks = [[0, int(m.group(2)), 0, kind, kind]]
+            continue
+        m = RESULT.match(line)
+        if not m:
+            continue
+        ind, verdict, name, directive = (len(m.group(1)), m.group(2),
+                                         m.group(4), m.group(5) or '')
+        # A result at the indent of an open sub-block closes it.
+        while blocks and blocks[-1][0] > ind:
+            close(log, blocks.pop())
+        if blocks and blocks[-1][0] == ind:
+            blocks[-1][2] += 1
+        rkind = blocks[-1][4] if ind > 0 and blocks else kind
+        leaf = rkind == 'kselftest' or ind > 0
+        if rkind == 'kunit' and ind >= 8:
+            continue        # parameters roll up into their case
+        if not leaf:
+            if verdict != 'ok' and not any(
+                    f.startswith('%s: %s.' % (rkind, name))
+                    for f in log.failed):
+                log.fail('%s: suite %s %s' % (rkind, name, verdict))
+            continue
+        what = '%s: %s' % (rkind, name)
+        if rkind == 'kunit' and blocks and blocks[-1][0] > 0:
+            what = 'kunit: %s.%s' % (blocks[-1][3], name)
+        if verdict == 'ok' and 'SKIP' not in directive.upper():
+            log.ok()
+        else:
+            log.fail('%s %s %s' % (what, verdict, directive))
+    while blocks:
+        close(log, blocks.pop())
+    if cpus == EXPECT_CPUS:
+        log.ok()
+    else:
+        log.fail('harness: %s CPUs online, expected %d' % (cpus, EXPECT_CPUS))
+    if not finished:
+        log.fail('harness: the guest did not finish (hang, crash or timeout)')
+    return log
+
+
+def close(log, block):
+    indent, planned, seen, name, kind = block
+    if planned is not None and seen < planned:
+        for _ in range(planned - seen):
+            log.fail('%s: %s: %d planned, %d reported' %
+                     (kind, name, planned, seen))
+
+
+def main():
+    passed = failed = 0
+    args = sys.argv[1:]
+    while args and args[0] in ('--pass', '--fail'):
+        if args[0] == '--pass':
+            passed += 1
+        else:
+            print('FAIL %s' % args[1])
+            failed += 1
+        args = args[2:]
+    for path in args:
+        log = parse(path)
+        for f in log.failed:
+            print('FAIL %s: %s' % (path, f))
+        print('%s: %d passed, %d failed' % (path, log.passed, len(log.failed)))
+        passed += log.passed
+        failed += len(log.failed)
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed or not passed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

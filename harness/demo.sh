@@ -1,0 +1,10 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# demo.sh: build the default variant and walk through markers in a guest.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+bash "$TOP/harness/build.sh" default
+log "booting the default kernel with 4 CPUs under QEMU (TCG)"
+bash "$TOP/harness/boot.sh" default demo quiet | sed -n '/^===/,$p' |
+	grep -v 'harness: guest finished'

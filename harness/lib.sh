@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings for the harness scripts.  Sourced, never executed.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=${OUT:-$TOP/out}
+SRC=$OUT/src
+TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+# Top-level directories of the repository that are kernel-tree paths and
+# are copied over the base tree.  Everything else is the project's own.
+OVERLAY_DIRS="arch Documentation include kernel lib samples scripts tools"
+JOBS=${JOBS:-$(nproc)}
+VARIANTS="default debug"
+
+log() { printf '>>> %s\n' "$*" >&2; }
+die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+
+builddir() { echo "$OUT/build-$1"; }

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lint.sh: checkpatch --strict on every new file and every patch, sparse
+# (C=2) and W=1 on the new objects, kernel-doc on the new sources.  Needs
+# a configured out/build-default.  Non-zero on any finding.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+b=$(builddir default)
+rc=0
+finding() { echo "lint: $*"; rc=1; }
+
+cd "$TOP"
+files=$(git ls-files --cached --others --exclude-standard $OVERLAY_DIRS)
+csrc=$(echo "$files" | grep -E '\.[ch]$')
+
+for f in $files; do
+	case "$f" in *.sh|*/Makefile|*/config|*/settings) continue ;; esac
+	out=$("$SRC/scripts/checkpatch.pl" --strict --no-tree -q --terse \
+		--show-types -f "$f" 2>&1) || finding "$out"
+done
+for p in $(sed -e 's/#.*//' patches/series); do
+	out=$("$SRC/scripts/checkpatch.pl" --strict --no-tree -q --terse \
+		--show-types "patches/$p" 2>&1) || finding "$out"
+done
+
+out=$("$SRC/scripts/kernel-doc" -none $csrc 2>&1)
+[ -z "$out" ] || finding "$out"
+
+objs=$(echo "$csrc" | grep '\.c$' | grep -v '^tools/' | sed 's/\.c$/.o/')
+out=$(make -s -C "$SRC" O="$b" ARCH=x86_64 CC="ccache gcc" C=2 W=1 \
+	$objs 2>&1) || finding "build of $objs failed"
+[ -z "$out" ] || finding "$out"
+
+[ $rc = 0 ] && echo "lint: clean"
+exit $rc

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Prepare $OUT/src: unpack the Debian 6.1 tree once, keep the series'
+# patches applied in the order of patches/series, and overlay the new files.
+#
+# Patches: the copies applied last time are kept in $SRC/.series/.  When
+# patches/ differs from them, the old ones are reversed (last first) and the
+# new ones applied, so the tree always equals base + current series.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+unpack() {
+	[ -f "$SRC/.unpacked" ] && return 0
+	[ -f "$TARBALL" ] || die "$TARBALL missing (run make deps)"
+	log "unpacking $TARBALL"
+	rm -rf "$SRC" "$SRC.tmp"
+	mkdir -p "$SRC.tmp"
+	tar -xf "$TARBALL" -C "$SRC.tmp" --strip-components=1
+	mv "$SRC.tmp" "$SRC"
+	touch "$SRC/.unpacked"
+}
+
+series_list() { # dir
+	[ -f "$1/series" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1/series"
+}
+
+reverse_old() {
+	local old=$SRC/.series p
+	[ -d "$old" ] || return 0
+	for p in $(series_list "$old" | tac); do
+		log "reverting $p"
+		patch -d "$SRC" -p1 -R -s --no-backup-if-mismatch < "$old/$p" ||
+			die "cannot revert $p: $SRC is damaged, run make clean"
+	done
+	rm -rf "$old"
+}
+
+apply_new() {
+	local p
+	for p in $(series_list "$TOP/patches"); do
+		[ -f "$TOP/patches/$p" ] || die "patches/series names missing $p"
+		log "applying $p"
+		if ! patch -d "$SRC" -p1 -s -N --no-backup-if-mismatch \
+			--dry-run < "$TOP/patches/$p" >/dev/null; then
+			patch -d "$SRC" -p1 -N --dry-run < "$TOP/patches/$p" || true
+			die "patch $p does not apply"
+		fi
+		patch -d "$SRC" -p1 -s -N --no-backup-if-mismatch < "$TOP/patches/$p"
+		mkdir -p "$SRC/.series"
+		cp "$TOP/patches/$p" "$SRC/.series/$p"
+		echo "$p" >> "$SRC/.series/series"
+	done
+}
+
+sync_patches() {
+	if [ -d "$SRC/.series" ] &&
+	   diff -q <(series_list "$TOP/patches") <(series_list "$SRC/.series") >/dev/null; then
+		local same=1 p
+		for p in $(series_list "$TOP/patches"); do
+			cmp -s "$TOP/patches/$p" "$SRC/.series/$p" || same=0
+		done
+		[ $same = 1 ] && return 0
+	fi
+	reverse_old
+	apply_new
+}
+
+overlay() {
+	local d
+	for d in $OVERLAY_DIRS; do
+		[ -d "$TOP/$d" ] || continue
+		rsync -a "$TOP/$d/" "$SRC/$d/"
+	done
+}
+
+unpack
+sync_patches
+overlay

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_MARKER_H
+#define _LINUX_MARKER_H
+
+/*
+ * Kernel markers: static instrumentation points that probes connect to by
+ * name.  See Documentation/markers.txt.
+ *
+ * A marker site is written
+ *
+ *	MARK(subsys_event, "pid %d comm %s", pid, comm);
+ *
+ * The format is checked by the compiler against the arguments, which
+ * are evaluated only when a probe is connected.  While no
+ * probe is connected a site does nothing; once one is, every probe
+ * connected to the name is called with the format and a va_list of the
+ * arguments.
+ */
+
+#include <linux/compiler.h>
+#include <linux/err.h>
+#include <linux/stdarg.h>
+#include <linux/types.h>
+
+struct module;
+
+typedef void marker_probe_func(void *probe_private, void *call_private,
+			       const char *fmt, va_list *args);
+
+/**
+ * struct marker_probe_closure - one connected probe
+ * @func: the probe
+ * @probe_private: data passed back to @func
+ */
+struct marker_probe_closure {
+	marker_probe_func *func;
+	void *probe_private;
+};
+
+/**
+ * struct marker - what one MARK() expansion knows about itself
+ * @name: the marker's name
+ * @format: printf-style format of the arguments
+ * @state: non-zero while probes are connected; tested by the sites that
+ *	   are never patched (_trace_mark(), and MARK() without arch support)
+ * @probes: NULL-terminated array of connected probes, or NULL
+ *
+ * One per expansion, in the __markers_meta section.  A static inline
+ * function inlined in several places has one struct marker and, with arch
+ * support, one patchable site per copy in the __markers section.
+ * @state and @probes are written by kernel/marker.c only, under its mutex.
+ */
+struct marker {
+	const char *name;
+	const char *format;
+	int state;
+	struct marker_probe_closure __rcu *probes;
+} __aligned(8);
+
+#ifdef CONFIG_MARKERS
+
+extern struct marker __start___markers_meta[];
+extern struct marker __stop___markers_meta[];
+
+void marker_call(const struct marker *mark, void *call_private, ...);
+
+/* Tested by sites that are never patched. */
+#define __MARK_TEST(mark, call_private, args...)			\
+	do {								\
+		const struct marker *__mk = &(mark);			\
+									\
+		if (unlikely(READ_ONCE(__mk->state)))			\
+			marker_call(__mk, call_private, ## args);	\
+	} while (0)
+
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+/*
+ * One entry of the __markers section per patchable site, PC-relative and
+ * laid out like struct jump_entry, so that objtool follows the site to its
+ * out-of-line block.
+ */
+struct marker_site {
+	s32 code;
+	s32 target;
+	long marker;
+};
+
+static inline unsigned long marker_site_code(const struct marker_site *s)
+{
+	return (unsigned long)&s->code + s->code;
+}
+
+static inline unsigned long marker_site_target(const struct marker_site *s)
+{
+	return (unsigned long)&s->target + s->target;
+}
+
+static inline struct marker *marker_site_marker(const struct marker_site *s)
+{
+	return (struct marker *)((unsigned long)&s->marker + s->marker);
+}
+
+#include <asm/marker.h>
+
+#else /* !CONFIG_HAVE_ARCH_MARKERS */
+
+/* No patchable sites: every MARK() tests its struct marker in memory. */
+struct marker_site { };
+
+#define __MARK_SITE(mark, call_private, args...)			\
+	__MARK_TEST(mark, call_private, ## args)
+
+#endif /* CONFIG_HAVE_ARCH_MARKERS */
+
+/*
+ * The metadata of one expansion, and the compile-time check of the
+ * arguments against the format (GCC checks a const array's initializer).
+ */
+#define __MARK_DEFINE(var, mname, mformat, args...)			\
+	static const char var##_fmt[] = mformat;			\
+	static struct marker var __used __aligned(8)			\
+	__section("__markers_meta") = {					\
+		.name = #mname,						\
+		.format = var##_fmt,					\
+	};								\
+	if (0)								\
+		__marker_check_format(var##_fmt, ## args)
+
+/**
+ * __MARK() - a marker site, with caller-supplied private data
+ * @name: the marker's name, a C identifier
+ * @call_private: passed to every probe as call_private
+ * @format: printf-style format describing the arguments
+ */
+#define __MARK(name, call_private, format, args...)			\
+	do {								\
+		__MARK_DEFINE(__mark_##name, name, format, ## args);	\
+		__MARK_SITE(__mark_##name, call_private, ## args);	\
+	} while (0)
+
+/**
+ * _trace_mark() - a marker site that is never patched
+ * @name: the marker's name, a C identifier
+ * @format: printf-style format describing the arguments
+ *
+ * Tests a flag in memory instead of being a patchable instruction; for
+ * code that must not be written to, such as __init and __exit code.
+ */
+#define _trace_mark(name, format, args...)				\
+	do {								\
+		__MARK_DEFINE(__mark_##name, name, format, ## args);	\
+		__MARK_TEST(__mark_##name, NULL, ## args);		\
+	} while (0)
+
+int marker_probe_register(const char *name, const char *format,
+			  marker_probe_func *probe, void *probe_private);
+int marker_probe_unregister(const char *name, marker_probe_func *probe,
+			    void *probe_private);
+int marker_probe_unregister_private_data(marker_probe_func *probe,
+					 void *probe_private);
+void *marker_get_private_data(const char *name, marker_probe_func *probe,
+			      int num);
+void marker_synchronize_unregister(void);
+
+#else /* !CONFIG_MARKERS */
+
+#define __MARK(name, call_private, format, args...)			\
+	do {								\
+		if (0)							\
+			__marker_check_format(format, ## args);		\
+	} while (0)
+#define _trace_mark(name, format, args...)				\
+	__MARK(name, NULL, format, ## args)
+
+static inline int marker_probe_register(const char *name, const char *format,
+					marker_probe_func *probe,
+					void *probe_private)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int marker_probe_unregister(const char *name,
+					  marker_probe_func *probe,
+					  void *probe_private)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int marker_probe_unregister_private_data(marker_probe_func *probe,
+						       void *probe_private)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void *marker_get_private_data(const char *name,
+					    marker_probe_func *probe, int num)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static inline void marker_synchronize_unregister(void)
+{
+}
+
+#endif /* CONFIG_MARKERS */
+
+static inline __printf(1, 2) void __marker_check_format(const char *fmt, ...)
+{
+}
+
+/**
+ * MARK() - a marker site
+ * @name: the marker's name, a C identifier
+ * @format: printf-style format describing the arguments
+ *
+ * Costs a NOP (or, without arch support, a load and a branch) while no
+ * probe is connected to @name.
+ */
+#define MARK(name, format, args...) __MARK(name, NULL, format, ## args)
+
+/*
+ * MARK_NOARGS - the format of a marker without arguments, as in
+ * MARK(name, MARK_NOARGS)
+ */
+#define MARK_NOARGS " "
+
+/* trace_mark() - the 2.6.24-2.6.31 name of MARK() */
+#define trace_mark(name, format, args...) MARK(name, format, ## args)
+
+#endif /* _LINUX_MARKER_H */

@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel markers: probes connected by name to MARK() sites.
+ *
+ * Every MARK() expansion has a struct marker in __markers_meta.  Probes
+ * are kept per name in marker_table, whether or not a marker of that name
+ * exists yet; connecting a name points every struct marker of that name
+ * (in vmlinux and in every module) at the name's probe array and, with
+ * CONFIG_HAVE_ARCH_MARKERS, arms its patchable sites.
+ *
+ * See Documentation/markers.txt.
+ */
+
+#define pr_fmt(fmt) "markers: " fmt
+
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
+#include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/marker.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#define MARKER_NAME_MAX		128
+#define MARKER_HASH_BITS	6
+
+/**
+ * struct marker_probes - an RCU-managed, NULL-terminated probe array
+ * @rcu: frees the array once no marker_call() can still be reading it
+ * @probes: the closures, in registration order, then a NULL @func
+ */
+struct marker_probes {
+	struct rcu_head rcu;
+	struct marker_probe_closure probes[];
+};
+
+/**
+ * struct marker_entry - the probes connected to one marker name
+ * @hlist: link in marker_table
+ * @probes: connected probes, or NULL
+ * @nr_probes: number of closures in @probes
+ * @format: format the probes expect; NULL until a probe names one
+ * @name: the marker name
+ *
+ * Exists from the first registration to the last unregistration.
+ */
+struct marker_entry {
+	struct hlist_node hlist;
+	struct marker_probes *probes;
+	unsigned int nr_probes;
+	char *format;
+	char name[];
+};
+
+/**
+ * struct marker_range - the markers of vmlinux or of one module
+ * @list: link in marker_modules (module ranges only)
+ * @mod: the owning module, NULL for vmlinux
+ * @start: first struct marker
+ * @stop: one past the last
+ */
+struct marker_range {
+	struct list_head list;
+	struct module *mod;
+	struct marker *start;
+	struct marker *stop;
+};
+
+/*
+ * markers_mutex serializes registration and module load/unload.  It
+ * protects marker_table and every entry in it, marker_modules, and the
+ * @state and @probes fields of every struct marker.  It may be held across
+ * sleeping allocations and code patching.
+ *
+ * The hit path, marker_call(), takes no lock: it reads struct
+ * marker::probes with preemption off (rcu_read_lock_sched_notrace()), and
+ * old probe arrays are freed only after an RCU grace period.
+ */
+static DEFINE_MUTEX(markers_mutex);
+static DEFINE_HASHTABLE(marker_table, MARKER_HASH_BITS);
+static LIST_HEAD(marker_modules);
+
+static struct marker_range marker_vmlinux = {
+	.start = __start___markers_meta,
+	.stop = __stop___markers_meta,
+};
+
+/**
+ * marker_call() - call the probes connected to a marker
+ * @mark: the marker hit
+ * @call_private: the site's private data
+ *
+ * Called by MARK() sites while probes are connected; safe in any context,
+ * NMI included.
+ */
+void marker_call(const struct marker *mark, void *call_private, ...)
+{
+	struct marker_probe_closure *p;
+	va_list args;
+
+	rcu_read_lock_sched_notrace();
+	p = rcu_dereference_sched(mark->probes);
+	for (; p && p->func; p++) {
+		va_start(args, call_private);
+		p->func(p->probe_private, call_private, mark->format, &args);
+		va_end(args);
+	}
+	rcu_read_unlock_sched_notrace();
+}
+EXPORT_SYMBOL_GPL(marker_call);
+NOKPROBE_SYMBOL(marker_call);
+
+static struct hlist_head *marker_bucket(const char *name)
+{
+	return &marker_table[hash_min(jhash(name, strlen(name), 0),
+				      MARKER_HASH_BITS)];
+}
+
+static struct marker_entry *marker_entry_find(const char *name)
+{
+	struct marker_entry *e;
+
+	lockdep_assert_held(&markers_mutex);
+	hlist_for_each_entry(e, marker_bucket(name), hlist)
+		if (!strcmp(e->name, name))
+			return e;
+	return NULL;
+}
+
+static struct marker_entry *marker_entry_get(const char *name)
+{
+	struct marker_entry *e = marker_entry_find(name);
+	size_t len = strlen(name) + 1;
+
+	if (e)
+		return e;
+	e = kzalloc(struct_size(e, name, len), GFP_KERNEL);
+	if (!e)
+		return NULL;
+	memcpy(e->name, name, len);
+	hlist_add_head(&e->hlist, marker_bucket(name));
+	return e;
+}
+
+/* Free @e if nothing is connected to it any more. */
+static void marker_entry_put(struct marker_entry *e)
+{
+	if (e->nr_probes)
+		return;
+	hash_del(&e->hlist);
+	kfree(e->format);
+	kfree(e);
+}
+
+static bool marker_format_ok(const struct marker *m, const char *format)
+{
+	return !format || !strcmp(m->format, format);
+}
+
+/* Point @m at @e's probes, or disconnect it; keep format mismatches out. */
+static void marker_connect(struct marker *m, const struct marker_entry *e,
+			   struct module *mod)
+{
+	struct marker_probe_closure *p = NULL;
+
+	if (e && e->probes) {
+		if (!marker_format_ok(m, e->format)) {
+			pr_warn("%s%s%s: format \"%s\" differs from the probes' \"%s\", not connected\n",
+				mod ? mod->name : "", mod ? ":" : "",
+				m->name, m->format, e->format);
+			return;
+		}
+		p = e->probes->probes;
+	}
+	rcu_assign_pointer(m->probes, p);
+	WRITE_ONCE(m->state, !!p);
+}
+
+static void marker_update_range(const struct marker_range *r,
+				const struct marker_entry *e, const char *name)
+{
+	struct marker *m;
+
+	for (m = r->start; m < r->stop; m++)
+		if (!strcmp(m->name, name))
+			marker_connect(m, e, r->mod);
+}
+
+/* Connect every marker called @name to @e (NULL: disconnect them). */
+static void marker_update(const struct marker_entry *e, const char *name)
+{
+	struct marker_range *r;
+
+	marker_update_range(&marker_vmlinux, e, name);
+	list_for_each_entry(r, &marker_modules, list)
+		marker_update_range(r, e, name);
+}
+
+static const struct marker *marker_range_conflict(const struct marker_range *r,
+						  const char *name,
+						  const char *format)
+{
+	struct marker *m;
+
+	for (m = r->start; m < r->stop; m++)
+		if (!strcmp(m->name, name) && !marker_format_ok(m, format))
+			return m;
+	return NULL;
+}
+
+/* The first marker called @name whose format is not @format, or NULL. */
+static const struct marker *marker_format_conflict(const char *name,
+						   const char *format)
+{
+	const struct marker *m;
+	struct marker_range *r;
+
+	m = marker_range_conflict(&marker_vmlinux, name, format);
+	list_for_each_entry(r, &marker_modules, list)
+		if (!m)
+			m = marker_range_conflict(r, name, format);
+	return m;
+}
+
+static int marker_check_format(struct marker_entry *e, const char *format)
+{
+	const struct marker *m;
+
+	if (!format)
+		return 0;
+	if (e->format && strcmp(e->format, format)) {
+		pr_err("%s: probe format \"%s\" differs from connected probes' \"%s\"\n",
+		       e->name, format, e->format);
+		return -EPERM;
+	}
+	m = marker_format_conflict(e->name, format);
+	if (m) {
+		pr_err("%s: probe format \"%s\" differs from marker format \"%s\"\n",
+		       e->name, format, m->format);
+		return -EPERM;
+	}
+	return 0;
+}
+
+static bool marker_probe_match(const struct marker_probe_closure *c,
+			       marker_probe_func *probe, void *probe_private)
+{
+	return c->func == probe && c->probe_private == probe_private;
+}
+
+/*
+ * Build @e's new probe array: the old one without the closures matching
+ * (@probe, @probe_private) when @remove, else with it appended.  Returns
+ * the number of closures removed (or 1 when adding), or a negative error;
+ * the caller publishes *@newp.
+ */
+static int marker_probes_edit(const struct marker_entry *e,
+			      marker_probe_func *probe, void *probe_private,
+			      bool remove, struct marker_probes **newp)
+{
+	unsigned int i, n = 0, hits = 0;
+	struct marker_probes *new;
+
+	for (i = 0; i < e->nr_probes; i++)
+		if (marker_probe_match(&e->probes->probes[i], probe,
+				       probe_private))
+			hits++;
+	if (remove && !hits)
+		return -ENOENT;
+	if (!remove && hits)
+		return -EBUSY;
+
+	*newp = NULL;
+	if (remove && hits == e->nr_probes)
+		return hits;
+	new = kzalloc(struct_size(new, probes, e->nr_probes - hits + 2),
+		      GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	for (i = 0; i < e->nr_probes; i++)
+		if (!marker_probe_match(&e->probes->probes[i], probe,
+					probe_private))
+			new->probes[n++] = e->probes->probes[i];
+	if (!remove) {
+		new->probes[n].func = probe;
+		new->probes[n].probe_private = probe_private;
+		hits = 1;
+	}
+	*newp = new;
+	return hits;
+}
+
+/* Replace @e's probe array and reconnect its markers. */
+static void marker_entry_publish(struct marker_entry *e,
+				 struct marker_probes *new, int delta)
+{
+	struct marker_probes *old = e->probes;
+
+	e->probes = new;
+	e->nr_probes += delta;
+	marker_update(e, e->name);
+	if (old)
+		kfree_rcu(old, rcu);
+}
+
+static bool marker_name_ok(const char *name)
+{
+	if (name && *name && strnlen(name, MARKER_NAME_MAX) < MARKER_NAME_MAX)
+		return true;
+	pr_err("invalid marker name: %s\n",
+	       !name ? "NULL" : *name ? "too long" : "empty");
+	return false;
+}
+
+/**
+ * marker_probe_register() - connect a probe to a marker by name
+ * @name: the marker's name
+ * @format: the format the probe expects, or NULL to accept any
+ * @probe: the probe
+ * @probe_private: passed back to @probe
+ *
+ * The probe is called, after the probes registered before it, each time a
+ * marker called @name is passed, including in modules loaded later.
+ *
+ * Return: 0; -EINVAL for a bad @name or no @probe; -EBUSY if
+ * (@probe, @probe_private) is already connected to @name; -EPERM if
+ * @format differs from a marker's or from the connected probes'; -ENOMEM.
+ */
+int marker_probe_register(const char *name, const char *format,
+			  marker_probe_func *probe, void *probe_private)
+{
+	struct marker_probes *new;
+	struct marker_entry *e;
+	char *fmt = NULL;
+	int ret;
+
+	if (!marker_name_ok(name))
+		return -EINVAL;
+	if (!probe) {
+		pr_err("%s: no probe function\n", name);
+		return -EINVAL;
+	}
+
+	mutex_lock(&markers_mutex);
+	ret = -ENOMEM;
+	e = marker_entry_get(name);
+	if (!e)
+		goto unlock;
+	ret = marker_check_format(e, format);
+	if (ret)
+		goto put;
+	if (format && !e->format) {
+		ret = -ENOMEM;
+		fmt = kstrdup(format, GFP_KERNEL);
+		if (!fmt)
+			goto put;
+	}
+	ret = marker_probes_edit(e, probe, probe_private, false, &new);
+	if (ret < 0)
+		goto free_fmt;
+	if (fmt)
+		e->format = fmt;
+	marker_entry_publish(e, new, 1);
+	ret = 0;
+	goto unlock;
+
+free_fmt:
+	kfree(fmt);
+put:
+	marker_entry_put(e);
+unlock:
+	mutex_unlock(&markers_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(marker_probe_register);
+
+/* Remove (@probe, @probe_private) from @e; the caller must synchronize. */
+static int marker_entry_remove(struct marker_entry *e,
+			       marker_probe_func *probe, void *probe_private)
+{
+	struct marker_probes *new;
+	int ret;
+
+	ret = marker_probes_edit(e, probe, probe_private, true, &new);
+	if (ret < 0)
+		return ret;
+	marker_entry_publish(e, new, -ret);
+	marker_entry_put(e);
+	return 0;
+}
+
+/**
+ * marker_probe_unregister() - disconnect a probe from a marker
+ * @name: the marker's name
+ * @probe: the probe
+ * @probe_private: the private data it was registered with
+ *
+ * On return no CPU is still running @probe for this connection, so that
+ * a module may unregister in its exit function and be unloaded at once.
+ *
+ * Return: 0, or -ENOENT if (@probe, @probe_private) is not connected to
+ * @name, or -EINVAL for a bad @name.
+ */
+int marker_probe_unregister(const char *name, marker_probe_func *probe,
+			    void *probe_private)
+{
+	struct marker_entry *e;
+	int ret = -ENOENT;
+
+	if (!marker_name_ok(name))
+		return -EINVAL;
+
+	mutex_lock(&markers_mutex);
+	e = marker_entry_find(name);
+	if (e)
+		ret = marker_entry_remove(e, probe, probe_private);
+	mutex_unlock(&markers_mutex);
+	if (!ret)
+		synchronize_rcu();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(marker_probe_unregister);
+
+/**
+ * marker_probe_unregister_private_data() - disconnect a probe everywhere
+ * @probe: the probe
+ * @probe_private: the private data it was registered with
+ *
+ * Disconnects (@probe, @probe_private) from every marker name it is
+ * connected to and waits, as marker_probe_unregister() does.
+ *
+ * Return: 0, or -ENOENT if it was connected nowhere.
+ */
+int marker_probe_unregister_private_data(marker_probe_func *probe,
+					 void *probe_private)
+{
+	struct marker_entry *e;
+	struct hlist_node *tmp;
+	int bkt, ret = -ENOENT;
+
+	mutex_lock(&markers_mutex);
+	hash_for_each_safe(marker_table, bkt, tmp, e, hlist)
+		if (!marker_entry_remove(e, probe, probe_private))
+			ret = 0;
+	mutex_unlock(&markers_mutex);
+	if (!ret)
+		synchronize_rcu();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(marker_probe_unregister_private_data);
+
+/**
+ * marker_get_private_data() - find a probe's private data
+ * @name: the marker's name
+ * @probe: the probe
+ * @num: which of @probe's connections to @name, counting from 0
+ *
+ * Return: the probe_private of the @num-th connection of @probe to @name,
+ * or ERR_PTR(-ENOENT).
+ */
+void *marker_get_private_data(const char *name, marker_probe_func *probe,
+			      int num)
+{
+	void *ret = ERR_PTR(-ENOENT);
+	struct marker_probe_closure *c;
+	struct marker_entry *e;
+
+	if (!marker_name_ok(name))
+		return ERR_PTR(-EINVAL);
+
+	mutex_lock(&markers_mutex);
+	e = marker_entry_find(name);
+	for (c = e && e->probes ? e->probes->probes : NULL; c && c->func; c++)
+		if (c->func == probe && num-- == 0) {
+			ret = c->probe_private;
+			break;
+		}
+	mutex_unlock(&markers_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(marker_get_private_data);
+
+/**
+ * marker_synchronize_unregister() - wait for probe calls in flight
+ *
+ * Waits until every CPU has left every probe call that started before;
+ * after disconnecting probes, call it before freeing what they use.
+ */
+void marker_synchronize_unregister(void)
+{
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_GPL(marker_synchronize_unregister);
+
+#ifdef CONFIG_MODULES
+
+/* Connect the markers of a module that probes are waiting for. */
+static void marker_range_connect(const struct marker_range *r)
+{
+	struct marker *m;
+
+	for (m = r->start; m < r->stop; m++)
+		marker_connect(m, marker_entry_find(m->name), r->mod);
+}
+
+static int marker_module_coming(struct module *mod)
+{
+	struct marker_range *r;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->mod = mod;
+	r->start = mod->markers;
+	r->stop = mod->markers + mod->num_markers;
+	marker_range_connect(r);
+	list_add_tail(&r->list, &marker_modules);
+	return 0;
+}
+
+static void marker_module_going(struct module *mod)
+{
+	struct marker_range *r;
+
+	list_for_each_entry(r, &marker_modules, list) {
+		if (r->mod == mod) {
+			list_del(&r->list);
+			kfree(r);
+			return;
+		}
+	}
+}
+
+static int marker_module_notify(struct notifier_block *nb,
+				unsigned long val, void *data)
+{
+	struct module *mod = data;
+	int ret = 0;
+
+	if (!mod->num_markers)
+		return NOTIFY_DONE;
+
+	mutex_lock(&markers_mutex);
+	switch (val) {
+	case MODULE_STATE_COMING:
+		ret = marker_module_coming(mod);
+		break;
+	case MODULE_STATE_GOING:
+		marker_module_going(mod);
+		break;
+	}
+	mutex_unlock(&markers_mutex);
+	return notifier_from_errno(ret);
+}
+
+/* Before KUnit's notifier (priority 0), so module tests see connections. */
+static struct notifier_block marker_module_nb = {
+	.notifier_call = marker_module_notify,
+	.priority = 1,
+};
+
+static int __init marker_init(void)
+{
+	return register_module_notifier(&marker_module_nb);
+}
+early_initcall(marker_init);
+
+#endif /* CONFIG_MODULES */

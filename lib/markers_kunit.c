@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the kernel markers core.
+ */
+
+#include <kunit/test.h>
+#include <linux/hardirq.h>
+#include <linux/irq_work.h>
+#include <linux/interrupt.h>
+#include <linux/marker.h>
+#include <linux/string.h>
+
+#define MAX_CALLS 8
+
+struct probe_log {
+	int calls;
+	int order[MAX_CALLS];
+	long long args[MAX_CALLS];
+	const char *fmt;
+	void *call_private;
+	bool in_hardirq;
+	bool in_softirq;
+};
+
+static struct probe_log *log_of(void *probe_private)
+{
+	return probe_private;
+}
+
+static void log_call(struct probe_log *l, int who, long long arg)
+{
+	if (l->calls < MAX_CALLS) {
+		l->order[l->calls] = who;
+		l->args[l->calls] = arg;
+	}
+	l->calls++;
+}
+
+/* Probe for the "value %d" format: records its argument. */
+static void probe_int(void *probe_private, void *call_private,
+		      const char *fmt, va_list *args)
+{
+	struct probe_log *l = log_of(probe_private);
+
+	l->fmt = fmt;
+	l->call_private = call_private;
+	l->in_hardirq = in_hardirq();
+	l->in_softirq = in_serving_softirq();
+	log_call(l, 1, va_arg(*args, int));
+}
+
+/* Probes that record which of them ran, for the ordering test. */
+static void probe_a(void *p, void *c, const char *f, va_list *a)
+{
+	log_call(p, 1, 0);
+}
+
+static void probe_b(void *p, void *c, const char *f, va_list *a)
+{
+	log_call(p, 2, 0);
+}
+
+static void probe_c(void *p, void *c, const char *f, va_list *a)
+{
+	log_call(p, 3, 0);
+}
+
+/* Probe for "a %d b %lld s %s": sums what it decodes. */
+static void probe_mixed(void *probe_private, void *call_private,
+			const char *fmt, va_list *args)
+{
+	int a = va_arg(*args, int);
+	long long b = va_arg(*args, long long);
+	const char *s = va_arg(*args, const char *);
+
+	log_call(probe_private, 1, a + b + strlen(s));
+}
+
+static noinline void pass_basic(int v)
+{
+	MARK(markers_kunit_basic, "value %d", v);
+}
+
+static noinline void pass_mixed(int a, long long b, const char *s)
+{
+	MARK(markers_kunit_mixed, "a %d b %lld s %s", a, b, s);
+}
+
+static noinline void pass_noargs(void)
+{
+	MARK(markers_kunit_noargs, MARK_NOARGS);
+}
+
+static noinline void pass_compat(int v)
+{
+	trace_mark(markers_kunit_compat, "value %d", v);
+	_trace_mark(markers_kunit_compat, "value %d", v + 1);
+}
+
+static noinline void pass_private(int v)
+{
+	__MARK(markers_kunit_private, (void *)0x1234, "value %d", v);
+}
+
+/* Each inlined copy is a site of its own. */
+static __always_inline void pass_inline(int v)
+{
+	MARK(markers_kunit_inline, "value %d", v);
+}
+
+static noinline void pass_inline_twice(void)
+{
+	pass_inline(10);
+	pass_inline(20);
+}
+
+static void markers_test_connect(struct kunit *test)
+{
+	struct probe_log l = {};
+
+	pass_basic(1);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
+						       "value %d", probe_int, &l));
+	pass_basic(42);
+	KUNIT_EXPECT_EQ(test, l.calls, 1);
+	KUNIT_EXPECT_EQ(test, l.args[0], 42);
+	KUNIT_EXPECT_STREQ(test, l.fmt, "value %d");
+	KUNIT_EXPECT_PTR_EQ(test, l.call_private, NULL);
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister("markers_kunit_basic",
+							 probe_int, &l));
+	pass_basic(43);
+	KUNIT_EXPECT_EQ(test, l.calls, 1);
+}
+
+static void markers_test_args(struct kunit *test)
+{
+	struct probe_log l = {};
+
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register("markers_kunit_mixed",
+					      "a %d b %lld s %s",
+					      probe_mixed, &l));
+	pass_mixed(3, 1LL << 40, "four");
+	KUNIT_EXPECT_EQ(test, l.calls, 1);
+	KUNIT_EXPECT_EQ(test, l.args[0], 3 + (1LL << 40) + 4);
+	marker_probe_unregister("markers_kunit_mixed", probe_mixed, &l);
+}
+
+static void markers_test_order(struct kunit *test)
+{
+	static const char *name = "markers_kunit_basic";
+	struct probe_log l = {};
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(name, NULL, probe_b, &l));
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(name, NULL, probe_a, &l));
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(name, NULL, probe_c, &l));
+	pass_basic(0);
+	KUNIT_ASSERT_EQ(test, l.calls, 3);
+	KUNIT_EXPECT_EQ(test, l.order[0], 2);
+	KUNIT_EXPECT_EQ(test, l.order[1], 1);
+	KUNIT_EXPECT_EQ(test, l.order[2], 3);
+
+	/* Removing the middle one keeps the others in order. */
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister(name, probe_a, &l));
+	l.calls = 0;
+	pass_basic(0);
+	KUNIT_ASSERT_EQ(test, l.calls, 2);
+	KUNIT_EXPECT_EQ(test, l.order[0], 2);
+	KUNIT_EXPECT_EQ(test, l.order[1], 3);
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister_private_data(probe_b, &l));
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister(name, probe_c, &l));
+}
+
+static void markers_test_private(struct kunit *test)
+{
+	static const char *name = "markers_kunit_private";
+	struct probe_log l1 = {}, l2 = {};
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(name, "value %d",
+						       probe_int, &l1));
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(name, "value %d",
+						       probe_int, &l2));
+	pass_private(7);
+	KUNIT_EXPECT_EQ(test, l1.calls, 1);
+	KUNIT_EXPECT_EQ(test, l2.calls, 1);
+	KUNIT_EXPECT_PTR_EQ(test, l1.call_private, (void *)0x1234);
+	KUNIT_EXPECT_PTR_EQ(test, marker_get_private_data(name, probe_int, 0),
+			    (void *)&l1);
+	KUNIT_EXPECT_PTR_EQ(test, marker_get_private_data(name, probe_int, 1),
+			    (void *)&l2);
+	KUNIT_EXPECT_PTR_EQ(test, marker_get_private_data(name, probe_int, 2),
+			    ERR_PTR(-ENOENT));
+	KUNIT_EXPECT_PTR_EQ(test, marker_get_private_data(name, probe_a, 0),
+			    ERR_PTR(-ENOENT));
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister(name, probe_int, &l1));
+	pass_private(8);
+	KUNIT_EXPECT_EQ(test, l1.calls, 1);
+	KUNIT_EXPECT_EQ(test, l2.calls, 2);
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister(name, probe_int, &l2));
+}
+
+static void markers_test_errors(struct kunit *test)
+{
+	static const char *name = "markers_kunit_basic";
+	char *long_name;
+	struct probe_log l = {};
+
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			marker_probe_register(NULL, NULL, probe_int, &l));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			marker_probe_register("", NULL, probe_int, &l));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			marker_probe_register(name, NULL, NULL, &l));
+	long_name = kunit_kzalloc(test, 4096, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, long_name);
+	memset(long_name, 'x', 4095);
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			marker_probe_register(long_name, NULL, probe_int, &l));
+
+	KUNIT_EXPECT_EQ(test, -EPERM,
+			marker_probe_register(name, "value %s", probe_int, &l));
+	KUNIT_ASSERT_EQ(test, 0,
+			marker_probe_register(name, "value %d", probe_int, &l));
+	KUNIT_EXPECT_EQ(test, -EBUSY,
+			marker_probe_register(name, "value %d", probe_int, &l));
+	/* A failed registration changed nothing. */
+	pass_basic(5);
+	KUNIT_EXPECT_EQ(test, l.calls, 1);
+
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			marker_probe_unregister(name, probe_a, &l));
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			marker_probe_unregister("markers_kunit_none", probe_int, &l));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			marker_probe_unregister(NULL, probe_int, &l));
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister(name, probe_int, &l));
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			marker_probe_unregister(name, probe_int, &l));
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			marker_probe_unregister_private_data(probe_int, &l));
+}
+
+static void markers_test_pending(struct kunit *test)
+{
+	struct probe_log l = {};
+
+	/* No marker of that name exists: the probe waits for one. */
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_register("markers_kunit_nowhere",
+						       "x %d", probe_int, &l));
+	KUNIT_EXPECT_PTR_EQ(test, marker_get_private_data("markers_kunit_nowhere",
+							  probe_int, 0),
+			    (void *)&l);
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister("markers_kunit_nowhere",
+							 probe_int, &l));
+}
+
+static void markers_test_noargs_inline_compat(struct kunit *test)
+{
+	struct probe_log l = {};
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_noargs",
+						       MARK_NOARGS, probe_a, &l));
+	pass_noargs();
+	KUNIT_EXPECT_EQ(test, l.calls, 1);
+	marker_probe_unregister("markers_kunit_noargs", probe_a, &l);
+
+	l.calls = 0;
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_inline",
+						       "value %d", probe_int, &l));
+	pass_inline_twice();
+	KUNIT_EXPECT_EQ(test, l.calls, 2);
+	KUNIT_EXPECT_EQ(test, l.args[0], 10);
+	KUNIT_EXPECT_EQ(test, l.args[1], 20);
+	marker_probe_unregister("markers_kunit_inline", probe_int, &l);
+
+	l.calls = 0;
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_compat",
+						       "value %d", probe_int, &l));
+	pass_compat(1);
+	KUNIT_EXPECT_EQ(test, l.calls, 2);
+	KUNIT_EXPECT_EQ(test, l.args[0], 1);
+	KUNIT_EXPECT_EQ(test, l.args[1], 2);
+	marker_probe_unregister("markers_kunit_compat", probe_int, &l);
+}
+
+static void pass_from_irq_work(struct irq_work *w)
+{
+	pass_basic(100);
+}
+
+static void pass_from_tasklet(struct tasklet_struct *t)
+{
+	pass_basic(200);
+}
+
+static void markers_test_contexts(struct kunit *test)
+{
+	struct irq_work work = IRQ_WORK_INIT_HARD(pass_from_irq_work);
+	struct tasklet_struct tasklet;
+	struct probe_log l = {};
+
+	tasklet_setup(&tasklet, pass_from_tasklet);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
+						       "value %d", probe_int, &l));
+	irq_work_queue(&work);
+	irq_work_sync(&work);
+	KUNIT_EXPECT_EQ(test, l.calls, 1);
+	KUNIT_EXPECT_EQ(test, l.args[0], 100);
+	KUNIT_EXPECT_TRUE(test, l.in_hardirq);
+
+	tasklet_schedule(&tasklet);
+	tasklet_kill(&tasklet);
+	KUNIT_EXPECT_EQ(test, l.calls, 2);
+	KUNIT_EXPECT_EQ(test, l.args[1], 200);
+	KUNIT_EXPECT_TRUE(test, l.in_softirq);
+	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
+}
+
+static struct kunit_case markers_test_cases[] = {
+	KUNIT_CASE(markers_test_connect),
+	KUNIT_CASE(markers_test_args),
+	KUNIT_CASE(markers_test_order),
+	KUNIT_CASE(markers_test_private),
+	KUNIT_CASE(markers_test_errors),
+	KUNIT_CASE(markers_test_pending),
+	KUNIT_CASE(markers_test_noargs_inline_compat),
+	KUNIT_CASE(markers_test_contexts),
+	{}
+};
+
+static struct kunit_suite markers_test_suite = {
+	.name = "markers",
+	.test_cases = markers_test_cases,
+};
+
+kunit_test_suites(&markers_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for kernel markers");
+MODULE_LICENSE("GPL");

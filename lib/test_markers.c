@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test module for kernel markers: its own markers, in module text and in
+ * its init code, connected and disconnected while it loads.  Loading
+ * fails with -EINVAL if any check fails; tools/testing/selftests/markers/
+ * loads it.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/init.h>
+#include <linux/marker.h>
+#include <linux/module.h>
+
+static int hits;
+static long long sum;
+
+static void test_probe(void *probe_private, void *call_private,
+		       const char *fmt, va_list *args)
+{
+	hits++;
+	sum += va_arg(*args, int);
+}
+
+static noinline void test_markers_pass(int v)
+{
+	MARK(test_markers_module, "value %d", v);
+}
+
+static noinline void __init test_markers_pass_init(int v)
+{
+	_trace_mark(test_markers_module_init, "value %d", v);
+}
+
+static int __init check(const char *what, bool ok)
+{
+	if (ok)
+		return 0;
+	pr_err("FAIL: %s (hits %d, sum %lld)\n", what, hits, sum);
+	return -EINVAL;
+}
+
+static int __init test_markers_init(void)
+{
+	int ret;
+
+	test_markers_pass(1);
+	ret = check("no probe, no call", hits == 0);
+	ret = ret ?: marker_probe_register("test_markers_module", "value %d",
+					   test_probe, NULL);
+	test_markers_pass(2);
+	ret = ret ?: check("module marker connected", hits == 1 && sum == 2);
+	ret = ret ?: marker_probe_unregister("test_markers_module", test_probe,
+					     NULL);
+	test_markers_pass(3);
+	ret = ret ?: check("module marker disconnected", hits == 1);
+
+	ret = ret ?: marker_probe_register("test_markers_module_init",
+					   "value %d", test_probe, NULL);
+	test_markers_pass_init(4);
+	ret = ret ?: check("init marker connected", hits == 2 && sum == 6);
+	ret = ret ?: marker_probe_unregister("test_markers_module_init",
+					     test_probe, NULL);
+	if (!ret)
+		pr_info("ok\n");
+	return ret;
+}
+module_init(test_markers_init);
+
+static void __exit test_markers_exit(void)
+{
+}
+module_exit(test_markers_exit);
+
+MODULE_DESCRIPTION("Kernel markers test module");
+MODULE_LICENSE("GPL");
