@@ -9,7 +9,7 @@ TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 # are copied over the base tree.  Everything else is the project's own.
 OVERLAY_DIRS="arch Documentation include kernel lib samples scripts tools"
 JOBS=${JOBS:-$(nproc)}
-VARIANTS="default debug"
+VARIANTS=${VARIANTS:-default debug}
 
 log() { printf '>>> %s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }

@@ -19,6 +19,8 @@ tar -xf "$TARBALL" -C "$tmp/a" --strip-components=1 --wildcards \
 for f in "$@"; do
 	mkdir -p "$tmp/b/$(dirname "$f")"
 	cp "$SRC/$f" "$tmp/b/$f"
+	cmp -s "$tmp/a/$f" "$tmp/b/$f" && die "$f: no change"
+	echo "diff --git a/$f b/$f" >> "$tmp/out"
 	(cd "$tmp" && diff -up "a/$f" "b/$f" >> out) || true
 done
 dst=$TOP/patches/$name
