@@ -7,4 +7,4 @@ set -euo pipefail
 bash "$TOP/harness/build.sh" default
 log "booting the default kernel with 4 CPUs under QEMU (TCG)"
 bash "$TOP/harness/boot.sh" default demo quiet | sed -n '/^===/,$p' |
-	grep -v 'harness: guest finished'
+	grep -v -e 'harness: guest finished' -e 'reboot: '

@@ -12,14 +12,27 @@
 #include <linux/marker.h>
 #include <linux/module.h>
 
+static bool verbose;
+module_param(verbose, bool, 0444);
+MODULE_PARM_DESC(verbose, "Say what happens at each step");
+
 static int hits;
 static long long sum;
+
+#define say(fmt, ...)							\
+	do {								\
+		if (verbose)						\
+			pr_info(fmt, ##__VA_ARGS__);			\
+	} while (0)
 
 static void test_probe(void *probe_private, void *call_private,
 		       const char *fmt, va_list *args)
 {
+	int v = va_arg(*args, int);
+
 	hits++;
-	sum += va_arg(*args, int);
+	sum += v;
+	say("  probe called: format \"%s\", value %d\n", fmt, v);
 }
 
 static noinline void test_markers_pass(int v)
@@ -44,17 +57,23 @@ static int __init test_markers_init(void)
 {
 	int ret;
 
+	say("passing marker test_markers_module with value 1, no probe connected\n");
 	test_markers_pass(1);
 	ret = check("no probe, no call", hits == 0);
+	say("connecting a probe to test_markers_module\n");
 	ret = ret ?: marker_probe_register("test_markers_module", "value %d",
 					   test_probe, NULL);
+	say("passing marker test_markers_module with value 2\n");
 	test_markers_pass(2);
 	ret = ret ?: check("module marker connected", hits == 1 && sum == 2);
+	say("disconnecting the probe\n");
 	ret = ret ?: marker_probe_unregister("test_markers_module", test_probe,
 					     NULL);
+	say("passing marker test_markers_module with value 3\n");
 	test_markers_pass(3);
 	ret = ret ?: check("module marker disconnected", hits == 1);
 
+	say("the same with a _trace_mark() marker in __init code, value 4\n");
 	ret = ret ?: marker_probe_register("test_markers_module_init",
 					   "value %d", test_probe, NULL);
 	test_markers_pass_init(4);
