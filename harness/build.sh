@@ -11,6 +11,8 @@ b=$(builddir "$variant")
 frags="$TOP/configs/base.config $TOP/configs/default.config"
 [ "$variant" = debug ] && frags="$frags $TOP/configs/debug.config"
 export KBUILD_BUILD_USER=markers KBUILD_BUILD_HOST=harness
+# Paths relative to out/, so that clones of the repository share hits.
+export CCACHE_BASEDIR="$OUT"
 kmake() { make -s -C "$SRC" O="$b" ARCH=x86_64 CC="ccache gcc" "$@"; }
 
 configure() {

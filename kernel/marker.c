@@ -23,6 +23,7 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <asm/sections.h>
 
 #define MARKER_NAME_MAX		128
 #define MARKER_HASH_BITS	6
@@ -61,12 +62,23 @@ struct marker_entry {
  * @mod: the owning module, NULL for vmlinux
  * @start: first struct marker
  * @stop: one past the last
+ * @sites: first patchable site (with CONFIG_HAVE_ARCH_MARKERS)
+ * @sites_stop: one past the last
+ * @init_start: a module's init text, recorded as it loads: the module
+ *		forgets it (init_layout) when it frees it
+ * @init_end: one past its end
  */
 struct marker_range {
 	struct list_head list;
 	struct module *mod;
 	struct marker *start;
 	struct marker *stop;
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+	struct marker_site *sites;
+	struct marker_site *sites_stop;
+	unsigned long init_start;
+	unsigned long init_end;
+#endif
 };
 
 /*
@@ -86,6 +98,10 @@ static LIST_HEAD(marker_modules);
 static struct marker_range marker_vmlinux = {
 	.start = __start___markers_meta,
 	.stop = __stop___markers_meta,
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+	.sites = __start___markers,
+	.sites_stop = __stop___markers,
+#endif
 };
 
 /**
@@ -179,6 +195,49 @@ static void marker_connect(struct marker *m, const struct marker_entry *e,
 	WRITE_ONCE(m->state, !!p);
 }
 
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+/*
+ * Init text may be written only while it exists: vmlinux's until it is
+ * freed, a module's while the module is still coming.
+ */
+static bool marker_site_writable(const struct marker_site *s,
+				 const struct marker_range *r)
+{
+	unsigned long code = marker_site_code(s);
+
+	if (!r->mod)
+		return !is_kernel_inittext(code) ||
+		       system_state < SYSTEM_FREEING_INITMEM;
+	return code < r->init_start || code >= r->init_end ||
+	       r->mod->state == MODULE_STATE_COMING;
+}
+
+/* Arm the sites of connected markers, disarm the others; NULL: all. */
+static void marker_update_sites(const struct marker_range *r,
+				const char *name)
+{
+	const struct marker_site *s;
+	const struct marker *m;
+
+	for (s = r->sites; s < r->sites_stop; s++) {
+		m = marker_site_marker(s);
+		if (name && strcmp(m->name, name))
+			continue;
+		if (marker_site_writable(s, r))
+			arch_marker_site_set(s, m->state);
+	}
+}
+#else
+static void marker_update_sites(const struct marker_range *r,
+				const char *name)
+{
+}
+#endif
+
+/*
+ * A site whose marker has no probes may still be armed for a moment:
+ * marker_call() then finds no probe array and returns.
+ */
 static void marker_update_range(const struct marker_range *r,
 				const struct marker_entry *e, const char *name)
 {
@@ -187,6 +246,7 @@ static void marker_update_range(const struct marker_range *r,
 	for (m = r->start; m < r->stop; m++)
 		if (!strcmp(m->name, name))
 			marker_connect(m, e, r->mod);
+	marker_update_sites(r, name);
 }
 
 /* Connect every marker called @name to @e (NULL: disconnect them). */
@@ -516,7 +576,14 @@ static int marker_module_coming(struct module *mod)
 	r->mod = mod;
 	r->start = mod->markers;
 	r->stop = mod->markers + mod->num_markers;
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+	r->sites = mod->marker_sites;
+	r->sites_stop = mod->marker_sites + mod->num_marker_sites;
+	r->init_start = (unsigned long)mod->init_layout.base;
+	r->init_end = r->init_start + mod->init_layout.text_size;
+#endif
 	marker_range_connect(r);
+	marker_update_sites(r, NULL);
 	list_add_tail(&r->list, &marker_modules);
 	return 0;
 }

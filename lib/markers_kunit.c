@@ -4,11 +4,21 @@
  */
 
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/hardirq.h>
 #include <linux/irq_work.h>
 #include <linux/interrupt.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
 #include <linux/marker.h>
+#include <linux/stacktrace.h>
 #include <linux/string.h>
+#ifdef CONFIG_X86
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#include <asm/nops.h>
+#include <asm/text-patching.h>
+#endif
 
 #define MAX_CALLS 8
 
@@ -20,6 +30,7 @@ struct probe_log {
 	void *call_private;
 	bool in_hardirq;
 	bool in_softirq;
+	bool in_nmi;
 };
 
 static struct probe_log *log_of(void *probe_private)
@@ -46,6 +57,7 @@ static void probe_int(void *probe_private, void *call_private,
 	l->call_private = call_private;
 	l->in_hardirq = in_hardirq();
 	l->in_softirq = in_serving_softirq();
+	l->in_nmi = in_nmi();
 	log_call(l, 1, va_arg(*args, int));
 }
 
@@ -316,6 +328,238 @@ static void markers_test_contexts(struct kunit *test)
 	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
 }
 
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+
+/* The vmlinux site of the marker @name (the test's markers have one). */
+static const struct marker_site *site_of(const char *name)
+{
+	const struct marker_site *s;
+
+	for (s = __start___markers; s < __stop___markers; s++)
+		if (!strcmp(marker_site_marker(s)->name, name))
+			return s;
+	return NULL;
+}
+
+static bool site_has_code(unsigned long addr)
+{
+	const struct marker_site *s;
+
+	for (s = __start___markers; s < __stop___markers; s++)
+		if (marker_site_code(s) == addr)
+			return true;
+	return false;
+}
+
+struct mark_syms {
+	int syms;
+	int on_site;
+	int unique;
+	const char *want;		/* prefix of a symbol to remember */
+	unsigned long want_addr;
+	char want_name[KSYM_NAME_LEN];
+};
+
+static int mark_sym_check(void *data, const char *name, struct module *mod,
+			  unsigned long addr)
+{
+	struct mark_syms *ms = data;
+
+	if (mod || !is_marker_symbol(name))
+		return 0;
+	ms->syms++;
+	ms->on_site += site_has_code(addr);
+	ms->unique += kallsyms_lookup_name(name) == addr;
+	if (!site_has_code(addr) || kallsyms_lookup_name(name) != addr)
+		pr_info("%s at %pS: %s\n", name, (void *)addr,
+			site_has_code(addr) ? "not unique" : "not on a site");
+	if (ms->want && str_has_prefix(name, ms->want) && !ms->want_addr) {
+		ms->want_addr = addr;
+		strscpy(ms->want_name, name, sizeof(ms->want_name));
+	}
+	return 0;
+}
+
+/* Every site has one MARK_SYM symbol, on its first byte, of its own. */
+static void markers_test_mark_sym(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_kunit_basic");
+	struct mark_syms *ms;
+	char buf[KSYM_SYMBOL_LEN];
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	ms = kunit_kzalloc(test, sizeof(*ms), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ms);
+	ms->want = MARK_SYM_PREFIX "markers_kunit_basic.markers_kunit.";
+	kallsyms_on_each_symbol(mark_sym_check, ms);
+
+	KUNIT_EXPECT_EQ(test, ms->syms, (int)(__stop___markers - __start___markers));
+	KUNIT_EXPECT_EQ(test, ms->on_site, ms->syms);
+	KUNIT_EXPECT_EQ(test, ms->unique, ms->syms);
+	KUNIT_EXPECT_EQ(test, ms->want_addr, marker_site_code(s));
+
+	/* The code around the site is named after its function. */
+	sprint_symbol(buf, marker_site_code(s));
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf, "pass_basic+"),
+			      "site named %s", buf);
+}
+
+#ifdef CONFIG_X86
+static void markers_test_site_bytes(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_kunit_basic");
+	struct probe_log l = {};
+	u8 *code, jmp[JMP32_INSN_SIZE];
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	code = (u8 *)marker_site_code(s);
+	__text_gen_insn(jmp, JMP32_INSN_OPCODE, code,
+			(void *)marker_site_target(s), JMP32_INSN_SIZE);
+
+	KUNIT_EXPECT_EQ(test, 0, memcmp(code, x86_nops[5], 5));
+	KUNIT_EXPECT_FALSE(test, arch_marker_site_armed(s));
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
+						       "value %d", probe_int, &l));
+	KUNIT_EXPECT_EQ(test, 0, memcmp(code, jmp, sizeof(jmp)));
+	KUNIT_EXPECT_TRUE(test, arch_marker_site_armed(s));
+	pass_basic(9);
+	KUNIT_EXPECT_EQ(test, l.calls, 1);
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister("markers_kunit_basic",
+							 probe_int, &l));
+	KUNIT_EXPECT_EQ(test, 0, memcmp(code, x86_nops[5], 5));
+	KUNIT_EXPECT_FALSE(test, arch_marker_site_armed(s));
+}
+#endif
+
+#ifdef CONFIG_KPROBES
+static int kprobe_hits;
+
+static int count_kprobe(struct kprobe *p, struct pt_regs *regs)
+{
+	kprobe_hits++;
+	return 0;
+}
+
+/* A kprobe placed by MARK_SYM name lands on the site and fires. */
+static void markers_test_kprobe_sym(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_kunit_basic");
+	struct kprobe kp = { .pre_handler = count_kprobe };
+	struct mark_syms *ms;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	ms = kunit_kzalloc(test, sizeof(*ms), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ms);
+	ms->want = MARK_SYM_PREFIX "markers_kunit_basic.";
+	kallsyms_on_each_symbol(mark_sym_check, ms);
+	KUNIT_ASSERT_NE(test, ms->want_addr, 0UL);
+
+	kp.symbol_name = ms->want_name;
+	kprobe_hits = 0;
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+	KUNIT_EXPECT_PTR_EQ(test, (void *)kp.addr, (void *)marker_site_code(s));
+	pass_basic(1);
+	pass_basic(2);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kprobe_hits, 2);
+}
+#endif
+
+#endif /* CONFIG_HAVE_ARCH_MARKERS */
+
+#ifdef CONFIG_STACKTRACE
+struct stack_log {
+	unsigned long entries[32];
+	unsigned int nr;
+};
+
+static void probe_stack(void *probe_private, void *call_private,
+			const char *fmt, va_list *args)
+{
+	struct stack_log *sl = probe_private;
+
+	sl->nr = stack_trace_save(sl->entries, ARRAY_SIZE(sl->entries), 0);
+}
+
+static bool stack_has(struct stack_log *sl, const char *func, char *buf)
+{
+	unsigned int i;
+
+	for (i = 0; i < sl->nr; i++) {
+		sprint_symbol(buf, sl->entries[i]);
+		if (str_has_prefix(buf, func) && buf[strlen(func)] == '+')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A stack trace taken in a probe names the instrumented function and
+ * unwinds through it to its callers.
+ */
+static void markers_test_stacktrace(struct kunit *test)
+{
+	struct stack_log *sl = kunit_kzalloc(test, sizeof(*sl), GFP_KERNEL);
+	char *buf = kunit_kzalloc(test, KSYM_SYMBOL_LEN, GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, sl);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
+						       "value %d", probe_stack,
+						       sl));
+	pass_basic(1);
+	marker_probe_unregister("markers_kunit_basic", probe_stack, sl);
+	KUNIT_ASSERT_GT(test, sl->nr, 0U);
+	for (i = 0; i < sl->nr; i++)
+		kunit_info(test, "stack: %pS\n", (void *)sl->entries[i]);
+	KUNIT_EXPECT_TRUE(test, stack_has(sl, "probe_stack", buf));
+	KUNIT_EXPECT_TRUE(test, stack_has(sl, "pass_basic", buf));
+	KUNIT_EXPECT_TRUE(test, stack_has(sl, "markers_test_stacktrace", buf));
+}
+#endif
+
+#if defined(CONFIG_X86) && defined(CONFIG_X86_LOCAL_APIC)
+static atomic_t nmi_pending;
+static int nmi_cpu;
+
+static int markers_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	if (!atomic_read(&nmi_pending) || smp_processor_id() != nmi_cpu)
+		return NMI_DONE;
+	pass_basic(300);
+	atomic_set_release(&nmi_pending, 0);
+	return NMI_HANDLED;
+}
+
+/* A marker passed in an NMI handler calls its probe, in NMI context. */
+static void markers_test_nmi(struct kunit *test)
+{
+	struct probe_log l = {};
+	int i;
+
+	nmi_cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (nmi_cpu >= nr_cpu_ids)
+		kunit_skip(test, "needs a second CPU");
+	KUNIT_ASSERT_EQ(test, 0, register_nmi_handler(NMI_LOCAL,
+						      markers_nmi_handler, 0,
+						      "markers_kunit"));
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
+						       "value %d", probe_int, &l));
+	atomic_set(&nmi_pending, 1);
+	apic->send_IPI_mask(cpumask_of(nmi_cpu), NMI_VECTOR);
+	for (i = 0; i < 50 && atomic_read_acquire(&nmi_pending); i++)
+		msleep(20);
+	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
+	unregister_nmi_handler(NMI_LOCAL, "markers_kunit");
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&nmi_pending), 0);
+	KUNIT_EXPECT_EQ(test, l.calls, 1);
+	KUNIT_EXPECT_EQ(test, l.args[0], 300);
+	KUNIT_EXPECT_TRUE(test, l.in_nmi);
+}
+#endif
+
 static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_connect),
 	KUNIT_CASE(markers_test_args),
@@ -325,6 +569,21 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_pending),
 	KUNIT_CASE(markers_test_noargs_inline_compat),
 	KUNIT_CASE(markers_test_contexts),
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+	KUNIT_CASE(markers_test_mark_sym),
+#ifdef CONFIG_X86
+	KUNIT_CASE(markers_test_site_bytes),
+#endif
+#ifdef CONFIG_KPROBES
+	KUNIT_CASE(markers_test_kprobe_sym),
+#endif
+#endif
+#ifdef CONFIG_STACKTRACE
+	KUNIT_CASE(markers_test_stacktrace),
+#endif
+#if defined(CONFIG_X86) && defined(CONFIG_X86_LOCAL_APIC)
+	KUNIT_CASE(markers_test_nmi),
+#endif
 	{}
 };
 

@@ -45,6 +45,37 @@ static noinline void __init test_markers_pass_init(int v)
 	_trace_mark(test_markers_module_init, "value %d", v);
 }
 
+/*
+ * test_markers_event is for probes from outside: passed once at init, by
+ * a patchable site in init text (armed only while that text exists), and
+ * on each write to the "pass" parameter.
+ */
+static noinline void __init test_markers_event_init(int v)
+{
+	MARK(test_markers_event, "value %d", v);
+}
+
+static noinline void test_markers_event(int v)
+{
+	MARK(test_markers_event, "value %d", v);
+}
+
+/* Writing N to the "pass" parameter passes test_markers_event with N. */
+static int pass_set(const char *val, const struct kernel_param *kp)
+{
+	int v, ret = kstrtoint(val, 0, &v);
+
+	if (!ret)
+		test_markers_event(v);
+	return ret;
+}
+
+static const struct kernel_param_ops pass_ops = {
+	.set = pass_set,
+};
+module_param_cb(pass, &pass_ops, NULL, 0200);
+MODULE_PARM_DESC(pass, "Pass marker test_markers_event with this value");
+
 static int __init check(const char *what, bool ok)
 {
 	if (ok)
@@ -80,6 +111,8 @@ static int __init test_markers_init(void)
 	ret = ret ?: check("init marker connected", hits == 2 && sum == 6);
 	ret = ret ?: marker_probe_unregister("test_markers_module_init",
 					     test_probe, NULL);
+
+	test_markers_event_init(10);
 	if (!ret)
 		pr_info("ok\n");
 	return ret;

@@ -20,9 +20,25 @@
 #include <linux/compiler.h>
 #include <linux/err.h>
 #include <linux/stdarg.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 struct module;
+
+/*
+ * MARK_SYM: with arch support every site has a local symbol, found in
+ * kallsyms by name (for kprobes), whose name starts with this prefix; the
+ * dot keeps it apart from every C identifier.  It names a site, not code:
+ * kallsyms names the addresses around it after the function.
+ */
+#define MARK_SYM_PREFIX		"__mark."
+
+static inline bool is_marker_symbol(const char *name)
+{
+	return IS_ENABLED(CONFIG_MARKERS) &&
+	       IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS) &&
+	       !strncmp(name, MARK_SYM_PREFIX, sizeof(MARK_SYM_PREFIX) - 1);
+}
 
 typedef void marker_probe_func(void *probe_private, void *call_private,
 			       const char *fmt, va_list *args);
@@ -100,6 +116,12 @@ static inline struct marker *marker_site_marker(const struct marker_site *s)
 	return (struct marker *)((unsigned long)&s->marker + s->marker);
 }
 
+extern struct marker_site __start___markers[];
+extern struct marker_site __stop___markers[];
+
+int arch_marker_site_set(const struct marker_site *s, bool armed);
+bool arch_marker_site_armed(const struct marker_site *s);
+
 #include <asm/marker.h>
 
 #else /* !CONFIG_HAVE_ARCH_MARKERS */
@@ -107,8 +129,11 @@ static inline struct marker *marker_site_marker(const struct marker_site *s)
 /* No patchable sites: every MARK() tests its struct marker in memory. */
 struct marker_site { };
 
-#define __MARK_SITE(mark, call_private, args...)			\
-	__MARK_TEST(mark, call_private, ## args)
+#define __MARK_SITE(name, call_private, format, args...)		\
+	do {								\
+		__MARK_DEFINE(__marker_##name, #name, format, ## args);	\
+		__MARK_TEST(__marker_##name, call_private, ## args);	\
+	} while (0)
 
 #endif /* CONFIG_HAVE_ARCH_MARKERS */
 
@@ -120,7 +145,7 @@ struct marker_site { };
 	static const char var##_fmt[] = mformat;			\
 	static struct marker var __used __aligned(8)			\
 	__section("__markers_meta") = {					\
-		.name = #mname,						\
+		.name = mname,						\
 		.format = var##_fmt,					\
 	};								\
 	if (0)								\
@@ -133,10 +158,7 @@ struct marker_site { };
  * @format: printf-style format describing the arguments
  */
 #define __MARK(name, call_private, format, args...)			\
-	do {								\
-		__MARK_DEFINE(__mark_##name, name, format, ## args);	\
-		__MARK_SITE(__mark_##name, call_private, ## args);	\
-	} while (0)
+	__MARK_SITE(name, call_private, format, ## args)
 
 /**
  * _trace_mark() - a marker site that is never patched
@@ -148,8 +170,8 @@ struct marker_site { };
  */
 #define _trace_mark(name, format, args...)				\
 	do {								\
-		__MARK_DEFINE(__mark_##name, name, format, ## args);	\
-		__MARK_TEST(__mark_##name, NULL, ## args);		\
+		__MARK_DEFINE(__marker_##name, #name, format, ## args);	\
+		__MARK_TEST(__marker_##name, NULL, ## args);		\
 	} while (0)
 
 int marker_probe_register(const char *name, const char *format,

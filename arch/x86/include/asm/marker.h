@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_MARKER_H
+#define _ASM_X86_MARKER_H
+
+/*
+ * An x86 marker site is one 5-byte NOP (BYTES_NOP5, which text_poke_bp()
+ * knows how to emulate) that asm goto records in __markers together with
+ * its out-of-line block, the call to the probes, and its struct marker.
+ * Armed, it is a jmp rel32 to that block, which jumps back after the call.
+ * See arch/x86/kernel/marker.c.
+ */
+
+#include <linux/stringify.h>
+#include <asm/asm.h>
+#include <asm/nops.h>
+
+#define MARKER_SITE_SIZE	5
+
+#ifdef KBUILD_BASENAME
+#define __MARK_SYM_FILE		KBUILD_BASENAME
+#else
+#define __MARK_SYM_FILE		"unknown"
+#endif
+
+/*
+ * MARK_SYM: a local symbol on the site, defined in the site's own asm so
+ * that it cannot drift from it.  It is __mark.<name>.<file>.<line>; a
+ * further copy of the same site in one object (an inlined or cloned
+ * function) gets ".<n>" appended, n being unique in the object.  .irp
+ * binds the name to \s.
+ */
+#define __MARK_SYM_DEFINE(namestr)					\
+	".irp s," MARK_SYM_PREFIX namestr "." __MARK_SYM_FILE "."	\
+	__stringify(__LINE__) "\n\t"					\
+	".ifndef \\s\n\t"						\
+	"\\s:\n\t"							\
+	".else\n\t"							\
+	"\\s\\().%=:\n\t"						\
+	".endif\n\t"							\
+	".endr\n\t"
+
+/* The site: a NOP recorded with its out-of-line @label and its marker. */
+#define __MARK_JUMP(name, label)					\
+	({								\
+		asm goto(__MARK_SYM_DEFINE(#name)			\
+			 "1: .byte " __stringify(BYTES_NOP5) "\n\t"	\
+			 ".pushsection __markers, \"a\"\n\t"		\
+			 _ASM_ALIGN "\n\t"				\
+			 ".long 1b - ., %l[" #label "] - .\n\t"		\
+			 _ASM_PTR "%c0 - .\n\t"				\
+			 ".popsection\n\t"				\
+			 : : "i" (&__marker_##name) : : label);		\
+	})
+
+#define __MARK_SITE(name, call_private, format, args...)		\
+	do {								\
+		__label__ l_yes;					\
+									\
+		__MARK_DEFINE(__marker_##name, #name, format, ## args);	\
+		__MARK_JUMP(name, l_yes);				\
+		if (0) {						\
+l_yes:									\
+			marker_call(&__marker_##name, call_private,	\
+				    ## args);				\
+			/* No tail call: keep the caller's frame. */	\
+			barrier();					\
+		}							\
+	} while (0)
+
+#endif /* _ASM_X86_MARKER_H */

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probe module for the markers kselftest: connects a probe to the marker
+ * named by its "name" parameter when it loads, whether or not a marker of
+ * that name exists yet, and counts the calls in its "hits" and "sum"
+ * parameters.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/marker.h>
+#include <linux/module.h>
+
+static char *name = "test_markers_event";
+module_param(name, charp, 0444);
+MODULE_PARM_DESC(name, "Marker to connect to, with format \"value %d\"");
+
+static int hits;
+module_param(hits, int, 0444);
+MODULE_PARM_DESC(hits, "Calls of the probe");
+
+static int sum;
+module_param(sum, int, 0444);
+MODULE_PARM_DESC(sum, "Sum of the values the probe was called with");
+
+static void test_probe(void *probe_private, void *call_private,
+		       const char *fmt, va_list *args)
+{
+	int v = va_arg(*args, int);
+
+	/* Calls may come from several CPUs at once. */
+	atomic_inc((atomic_t *)&hits);
+	atomic_add(v, (atomic_t *)&sum);
+}
+
+static int __init test_markers_probe_init(void)
+{
+	return marker_probe_register(name, "value %d", test_probe, NULL);
+}
+module_init(test_markers_probe_init);
+
+static void __exit test_markers_probe_exit(void)
+{
+	marker_probe_unregister(name, test_probe, NULL);
+}
+module_exit(test_markers_probe_exit);
+
+MODULE_DESCRIPTION("Kernel markers test probe");
+MODULE_LICENSE("GPL");

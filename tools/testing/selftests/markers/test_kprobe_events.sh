@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every marker site has a MARK_SYM symbol in kallsyms; a kprobe event
+# defined on it fires each time the marker is passed.
+. "$(dirname "$0")/lib.sh"
+require_root
+unload_all
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs nodev $T
+if [ ! -w $T/kprobe_events ]; then
+	echo "markers: no kprobe_events"
+	exit $ksft_skip
+fi
+
+check "marker module loads" modprobe test_markers
+# The init site's symbol went with the init text: one is left.
+syms=$(grep -o ' __mark\.test_markers_event\.test_markers\.[0-9.]*' \
+	/proc/kallsyms)
+check "one MARK_SYM symbol of test_markers_event in kallsyms" \
+	eq "$(echo "$syms" | wc -w)" 1
+sym=$(echo $syms)
+
+echo > $T/trace
+check "kprobe event on $sym" \
+	sh -c "echo 'p:markers_test/site $sym' >> $T/kprobe_events"
+echo 1 > $T/events/markers_test/site/enable
+echo 3 > /sys/module/test_markers/parameters/pass
+echo 4 > /sys/module/test_markers/parameters/pass
+echo 0 > $T/events/markers_test/site/enable
+check "it fired once per pass" \
+	eq "$(grep -c 'site: (' $T/trace)" 2
+# The address is named after the instrumented function, not the symbol.
+check "at test_markers_event+offset" \
+	eq "$(grep -c 'site: (test_markers_event+0x[0-9a-f]*/' $T/trace)" 2
+check "kprobe event removed" \
+	sh -c "echo '-:markers_test/site' >> $T/kprobe_events"
+check "marker module unloads" modprobe -r test_markers
+exit $rc
