@@ -14,10 +14,21 @@ GUEST_TIMEOUT=${GUEST_TIMEOUT:-900}
 mem=1024
 [ "$variant" = debug ] && mem=2048
 
-timeout -k 10 "$GUEST_TIMEOUT" qemu-system-x86_64 \
-	-nodefaults -machine q35 -accel tcg,thread=multi -cpu max -smp 4 \
-	-m $mem -kernel "$b/arch/x86/boot/bzImage" \
-	-initrd "$b/initramfs.cpio.gz" \
+qemu=qemu-system-x86_64
+cpu=max
+guest=(-initrd "$b/initramfs.cpio.gz")
+if [ "$variant" = generic ]; then
+	# No user space: the built-in KUnit suites run, then it reboots.
+	qemu=qemu-system-i386
+	# 32-bit Linux refuses SMP on the AMD K7 that -cpu max models here.
+	cpu=max,vendor=GenuineIntel
+	guest=()
+	set -- kunit_shutdown=reboot "$@"
+fi
+
+timeout -k 10 "$GUEST_TIMEOUT" $qemu \
+	-nodefaults -machine q35 -accel tcg,thread=multi -cpu $cpu -smp 4 \
+	-m $mem -kernel "$b/arch/x86/boot/bzImage" "${guest[@]}" \
 	-append "console=ttyS0 panic=-1 harness=$mode $*" \
 	-no-reboot -display none -serial stdio < /dev/null |
 	tee "$b/console-$mode.log"

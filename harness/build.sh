@@ -8,12 +8,14 @@ set -euo pipefail
 
 variant=${1:?variant}
 b=$(builddir "$variant")
+arch=$(variant_arch "$variant")
 frags="$TOP/configs/base.config $TOP/configs/default.config"
 [ "$variant" = debug ] && frags="$frags $TOP/configs/debug.config"
+[ "$variant" = generic ] && frags="$TOP/configs/generic.config"
 export KBUILD_BUILD_USER=markers KBUILD_BUILD_HOST=harness
 # Paths relative to out/, so that clones of the repository share hits.
 export CCACHE_BASEDIR="$OUT"
-kmake() { make -s -C "$SRC" O="$b" ARCH=x86_64 CC="ccache gcc" "$@"; }
+kmake() { make -s -C "$SRC" O="$b" ARCH="$arch" CC="ccache gcc" "$@"; }
 
 configure() {
 	local stamp
@@ -37,8 +39,11 @@ configure() {
 }
 
 build() {
-	log "$variant: building bzImage and modules"
-	if ! kmake -j"$JOBS" bzImage modules > "$b/build.log" 2>&1; then
+	local targets="bzImage modules"
+
+	[ "$variant" = generic ] && targets=bzImage
+	log "$variant: building $targets"
+	if ! kmake -j"$JOBS" $targets > "$b/build.log" 2>&1; then
 		tail -40 "$b/build.log" >&2
 		die "$variant: build failed (see $b/build.log)"
 	fi
@@ -70,5 +75,5 @@ install_guest() {
 bash "$TOP/harness/tree.sh"
 configure
 build
-install_guest
+[ "$variant" = generic ] || install_guest
 log "$variant: built $(kmake -s kernelrelease)"

@@ -11,6 +11,7 @@ results=()
 logs=()
 boot_args_default="preempt=full"
 boot_args_debug=""
+boot_args_generic=""
 
 for v in $VARIANTS; do
 	rm -f "$(builddir "$v")/console-check.log"

@@ -58,6 +58,7 @@ def parse(path):
     log = Log(path)
     cpus = None
     finished = False
+    kunit_only = False
     # Stack of open TAP blocks: [indent, planned, seen, name, kind]
     blocks = []
     kind = None
@@ -65,10 +66,15 @@ def parse(path):
         line = PREFIX.sub('', raw.rstrip('\r\n'))
         if SPLAT.search(line) and not BENIGN.search(line):
             log.fail('splat: ' + line.strip())
-        m = re.match(r'harness: cpus online (\d+)', line)
+        m = re.match(r'smp: Brought up \d+ nodes?, (\d+) CPUs?', line)
         if m:
             cpus = int(m.group(1))
         if line.startswith('harness: guest finished'):
+            finished = True
+        # A kernel with no user space ends when KUnit is done.
+        if 'kunit_shutdown=reboot' in line:
+            kunit_only = True
+        if kunit_only and line.startswith('reboot: Restarting system'):
             finished = True
         if line.strip() == 'KTAP version 1' and not line.startswith(' '):
             kind = 'kunit'

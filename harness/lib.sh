@@ -9,9 +9,12 @@ TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 # are copied over the base tree.  Everything else is the project's own.
 OVERLAY_DIRS="arch Documentation include kernel lib samples scripts tools"
 JOBS=${JOBS:-$(nproc)}
-VARIANTS=${VARIANTS:-default debug}
+VARIANTS=${VARIANTS:-default debug generic}
 
 log() { printf '>>> %s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 
 builddir() { echo "$OUT/build-$1"; }
+
+# The generic variant is i386 with KUnit only (see configs/generic.config).
+variant_arch() { [ "$1" = generic ] && echo i386 || echo x86_64; }

@@ -305,6 +305,15 @@ static int marker_check_format(struct marker_entry *e, const char *format)
 	return 0;
 }
 
+/*
+ * Stands in for a probe that was disconnected when no smaller array could
+ * be allocated; copies of the array leave it out.
+ */
+static void marker_probe_stub(void *probe_private, void *call_private,
+			      const char *fmt, va_list *args)
+{
+}
+
 static bool marker_probe_match(const struct marker_probe_closure *c,
 			       marker_probe_func *probe, void *probe_private)
 {
@@ -312,58 +321,77 @@ static bool marker_probe_match(const struct marker_probe_closure *c,
 }
 
 /*
- * Build @e's new probe array: the old one without the closures matching
- * (@probe, @probe_private) when @remove, else with it appended.  Returns
- * the number of closures removed (or 1 when adding), or a negative error;
- * the caller publishes *@newp.
+ * Build @e's new probe array: the old one without stubs and without the
+ * closures matching (@probe, @probe_private) when @remove, else with it
+ * appended; NULL when nothing is left.  Returns the number of closures in
+ * the new array, or a negative error; the caller publishes *@newp.
  */
 static int marker_probes_edit(const struct marker_entry *e,
 			      marker_probe_func *probe, void *probe_private,
 			      bool remove, struct marker_probes **newp)
 {
-	unsigned int i, n = 0, hits = 0;
+	unsigned int i, n = 0, live = 0, hits = 0;
+	struct marker_probe_closure *c;
 	struct marker_probes *new;
 
-	for (i = 0; i < e->nr_probes; i++)
-		if (marker_probe_match(&e->probes->probes[i], probe,
-				       probe_private))
-			hits++;
+	for (i = 0; i < e->nr_probes; i++) {
+		c = &e->probes->probes[i];
+		live += c->func != marker_probe_stub;
+		hits += marker_probe_match(c, probe, probe_private);
+	}
 	if (remove && !hits)
 		return -ENOENT;
 	if (!remove && hits)
 		return -EBUSY;
 
 	*newp = NULL;
-	if (remove && hits == e->nr_probes)
-		return hits;
-	new = kzalloc(struct_size(new, probes, e->nr_probes - hits + 2),
+	if (remove && hits == live)
+		return 0;
+	new = kzalloc(struct_size(new, probes, live - hits + !remove + 1),
 		      GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
-	for (i = 0; i < e->nr_probes; i++)
-		if (!marker_probe_match(&e->probes->probes[i], probe,
-					probe_private))
-			new->probes[n++] = e->probes->probes[i];
+	for (i = 0; i < e->nr_probes; i++) {
+		c = &e->probes->probes[i];
+		if (c->func != marker_probe_stub &&
+		    !marker_probe_match(c, probe, probe_private))
+			new->probes[n++] = *c;
+	}
 	if (!remove) {
 		new->probes[n].func = probe;
-		new->probes[n].probe_private = probe_private;
-		hits = 1;
+		new->probes[n++].probe_private = probe_private;
 	}
 	*newp = new;
-	return hits;
+	return n;
 }
 
-/* Replace @e's probe array and reconnect its markers. */
+/* Replace @e's probe array (of @nr closures) and reconnect its markers. */
 static void marker_entry_publish(struct marker_entry *e,
-				 struct marker_probes *new, int delta)
+				 struct marker_probes *new, unsigned int nr)
 {
 	struct marker_probes *old = e->probes;
 
 	e->probes = new;
-	e->nr_probes += delta;
+	e->nr_probes = nr;
 	marker_update(e, e->name);
 	if (old)
 		kfree_rcu(old, rcu);
+}
+
+/*
+ * Disconnect (@probe, @probe_private) without allocating, as tracepoints
+ * do: the closures become stubs in the array in use.
+ */
+static void marker_entry_stub(struct marker_entry *e,
+			      marker_probe_func *probe, void *probe_private)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->nr_probes; i++)
+		if (marker_probe_match(&e->probes->probes[i], probe,
+				       probe_private))
+			WRITE_ONCE(e->probes->probes[i].func,
+				   marker_probe_stub);
 }
 
 static bool marker_name_ok(const char *name)
@@ -423,7 +451,7 @@ int marker_probe_register(const char *name, const char *format,
 		goto free_fmt;
 	if (fmt)
 		e->format = fmt;
-	marker_entry_publish(e, new, 1);
+	marker_entry_publish(e, new, ret);
 	ret = 0;
 	goto unlock;
 
@@ -437,7 +465,11 @@ unlock:
 }
 EXPORT_SYMBOL_GPL(marker_probe_register);
 
-/* Remove (@probe, @probe_private) from @e; the caller must synchronize. */
+/*
+ * Remove (@probe, @probe_private) from @e; the caller must synchronize.
+ * Returns 0 or -ENOENT: without memory for a smaller array the closure is
+ * stubbed out in place, so that unregistering cannot fail.
+ */
 static int marker_entry_remove(struct marker_entry *e,
 			       marker_probe_func *probe, void *probe_private)
 {
@@ -445,9 +477,13 @@ static int marker_entry_remove(struct marker_entry *e,
 	int ret;
 
 	ret = marker_probes_edit(e, probe, probe_private, true, &new);
+	if (ret == -ENOMEM) {
+		marker_entry_stub(e, probe, probe_private);
+		return 0;
+	}
 	if (ret < 0)
 		return ret;
-	marker_entry_publish(e, new, -ret);
+	marker_entry_publish(e, new, ret);
 	marker_entry_put(e);
 	return 0;
 }

@@ -5,6 +5,7 @@
 
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/error-injection.h>
 #include <linux/hardirq.h>
 #include <linux/irq_work.h>
 #include <linux/interrupt.h>
@@ -328,6 +329,94 @@ static void markers_test_contexts(struct kunit *test)
 	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
 }
 
+#if defined(CONFIG_FUNCTION_ERROR_INJECTION) && defined(CONFIG_KPROBES) && \
+	!defined(CONFIG_SLOB)
+/*
+ * Make one slab allocation of one task fail, the fail_countdown-th from
+ * now, as fail_function does: a kprobe on should_failslab() that returns
+ * -ENOMEM from it.
+ */
+static struct task_struct *fail_task;
+static int fail_countdown;
+static int fail_injected;
+
+static int fail_slab(struct kprobe *kp, struct pt_regs *regs)
+{
+	if (current != READ_ONCE(fail_task) || --fail_countdown)
+		return 0;
+	fail_injected++;
+	regs_set_return_value(regs, -ENOMEM);
+	override_function_with_return(regs);
+	return 1;
+}
+
+static int register_failing(const char *name, struct probe_log *l, int nth)
+{
+	int ret;
+
+	fail_injected = 0;
+	fail_countdown = nth;
+	WRITE_ONCE(fail_task, current);
+	ret = marker_probe_register(name, "value %d", probe_int, l);
+	WRITE_ONCE(fail_task, NULL);
+	return ret;
+}
+
+/* A registration that runs out of memory changes nothing. */
+static void markers_test_enomem(struct kunit *test)
+{
+	struct kprobe kp = { .symbol_name = "should_failslab",
+			     .pre_handler = fail_slab };
+	static const char *name = "markers_kunit_basic";
+	struct probe_log l1 = {}, l2 = {};
+	int n, ret;
+
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+
+	/* A new name: entry, format and probe array may each fail. */
+	for (n = 1; n < 8; n++) {
+		ret = register_failing("markers_kunit_enomem", &l2, n);
+		if (!fail_injected)
+			break;
+		KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+		KUNIT_EXPECT_PTR_EQ(test,
+				    marker_get_private_data("markers_kunit_enomem",
+							    probe_int, 0),
+				    ERR_PTR(-ENOENT));
+	}
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, n, 4);
+	marker_probe_unregister("markers_kunit_enomem", probe_int, &l2);
+
+	/* A name with a connected probe, which keeps being called. */
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(name, "value %d",
+						       probe_int, &l1));
+	KUNIT_EXPECT_EQ(test, -ENOMEM, register_failing(name, &l2, 1));
+	pass_basic(1);
+	KUNIT_EXPECT_EQ(test, l1.calls, 1);
+	KUNIT_EXPECT_EQ(test, l2.calls, 0);
+	KUNIT_ASSERT_EQ(test, 0, register_failing(name, &l2, 2));
+
+	/* Unregistering cannot fail: without memory, a stub takes over. */
+	fail_countdown = 1;
+	WRITE_ONCE(fail_task, current);
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister(name, probe_int, &l1));
+	WRITE_ONCE(fail_task, NULL);
+	KUNIT_EXPECT_EQ(test, fail_injected, 1);
+	pass_basic(2);
+	KUNIT_EXPECT_EQ(test, l1.calls, 1);
+	KUNIT_EXPECT_EQ(test, l2.calls, 1);
+	KUNIT_EXPECT_EQ(test, l2.args[0], 2);
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			marker_probe_unregister(name, probe_int, &l1));
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister(name, probe_int, &l2));
+	pass_basic(3);
+	KUNIT_EXPECT_EQ(test, l2.calls, 1);
+
+	unregister_kprobe(&kp);
+}
+#endif
+
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 
 /* The vmlinux site of the marker @name (the test's markers have one). */
@@ -569,6 +658,10 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_pending),
 	KUNIT_CASE(markers_test_noargs_inline_compat),
 	KUNIT_CASE(markers_test_contexts),
+#if defined(CONFIG_FUNCTION_ERROR_INJECTION) && defined(CONFIG_KPROBES) && \
+	!defined(CONFIG_SLOB)
+	KUNIT_CASE(markers_test_enomem),
+#endif
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 	KUNIT_CASE(markers_test_mark_sym),
 #ifdef CONFIG_X86

@@ -85,8 +85,11 @@ void marker_call(const struct marker *mark, void *call_private, ...);
 	do {								\
 		const struct marker *__mk = &(mark);			\
 									\
-		if (unlikely(READ_ONCE(__mk->state)))			\
+		if (unlikely(READ_ONCE(__mk->state))) {			\
 			marker_call(__mk, call_private, ## args);	\
+			/* No tail call: keep the caller's frame. */	\
+			barrier();					\
+		}							\
 	} while (0)
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS
