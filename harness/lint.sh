@@ -36,5 +36,22 @@ out=$(make -s -C "$SRC" O="$b" ARCH=x86_64 CC="ccache gcc" C=2 W=1 \
 	$objs 2>&1) || finding "build of $objs failed"
 [ -z "$out" ] || finding "$out"
 
+# Compile tests of the header (harness/compile-tests), built out of tree.
+ct=$OUT/compile-tests
+rm -rf "$ct" && cp -r "$TOP/harness/compile-tests" "$ct"
+out=$(make -s -C "$SRC" O="$b" ARCH=x86_64 CC="ccache gcc" M="$ct" \
+	modules 2>&1)
+# Quotes are ASCII or not, as the compiler run that ccache replays had it.
+[ "$(echo "$out" | grep -Ec "format .{1,3}%d.{1,3} expects argument of type .{1,3}int")" = 2 ] ||
+	finding "compile tests: expected two format warnings, got: $out"
+[ "$(echo "$out" | grep -c 'warning:')" = 2 ] ||
+	finding "compile tests: unexpected warnings: $out"
+objdump -h "$ct/format_check.o" | grep -q ' __markers_meta ' ||
+	finding "compile tests: MARK() emitted no marker"
+if objdump -h "$ct/no_markers.o" | grep -q ' __markers' ||
+   nm "$ct/no_markers.o" | grep -q 'marker_call\|markers_side_effect'; then
+	finding "compile tests: MARK() with CONFIG_MARKERS=n emitted code"
+fi
+
 [ $rc = 0 ] && echo "lint: clean"
 exit $rc

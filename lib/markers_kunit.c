@@ -127,6 +127,18 @@ static noinline void pass_inline_twice(void)
 	pass_inline(20);
 }
 
+/*
+ * A site in vmlinux init text, passed once at boot.  Connecting a probe
+ * after the text is freed must leave it alone (the markers kselftest
+ * connects test_markers_probe to it).
+ */
+static int __init markers_kunit_init_site(void)
+{
+	MARK(markers_kunit_init, "value %d", 1);
+	return 0;
+}
+late_initcall(markers_kunit_init_site);
+
 static void markers_test_connect(struct kunit *test)
 {
 	struct probe_log l = {};
