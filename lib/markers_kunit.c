@@ -127,6 +127,14 @@ static noinline void pass_inline_twice(void)
 	pass_inline(20);
 }
 
+/* A macro expanded three times on one line: three sites, one symbol each. */
+#define pass_macro(v) MARK(markers_kunit_macro, "value %d", v)
+
+static noinline void pass_macro_thrice(void)
+{
+	pass_macro(1); pass_macro(2); pass_macro(3);
+}
+
 /*
  * A site in vmlinux init text, passed once at boot.  Connecting a probe
  * after the text is freed must leave it alone (the markers kselftest
@@ -442,6 +450,35 @@ static const struct marker_site *site_of(const char *name)
 	return NULL;
 }
 
+static int sites_of(const char *name)
+{
+	const struct marker_site *s;
+	int n = 0;
+
+	for (s = __start___markers; s < __stop___markers; s++)
+		n += !strcmp(marker_site_marker(s)->name, name);
+	return n;
+}
+
+/*
+ * Every expansion is a site of its own, and every inlined copy of one;
+ * _trace_mark() is never patched, so it has no site.
+ */
+static void markers_test_sites(struct kunit *test)
+{
+	struct probe_log l = {};
+
+	KUNIT_EXPECT_EQ(test, sites_of("markers_kunit_macro"), 3);
+	KUNIT_EXPECT_EQ(test, sites_of("markers_kunit_inline"), 2);
+	KUNIT_EXPECT_EQ(test, sites_of("markers_kunit_compat"), 1);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_macro",
+						       "value %d", probe_int, &l));
+	pass_macro_thrice();
+	KUNIT_EXPECT_EQ(test, l.calls, 3);
+	KUNIT_EXPECT_EQ(test, l.args[2], 3);
+	marker_probe_unregister("markers_kunit_macro", probe_int, &l);
+}
+
 static bool site_has_code(unsigned long addr)
 {
 	const struct marker_site *s;
@@ -675,6 +712,7 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_enomem),
 #endif
 #ifdef CONFIG_HAVE_ARCH_MARKERS
+	KUNIT_CASE(markers_test_sites),
 	KUNIT_CASE(markers_test_mark_sym),
 #ifdef CONFIG_X86
 	KUNIT_CASE(markers_test_site_bytes),
