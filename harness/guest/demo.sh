@@ -25,4 +25,35 @@ step "3. Unloading" \
 	"Only the pass made while the probe was connected called it.  Now" \
 	"the module goes, and its markers are forgotten with it."
 modprobe -r test_markers && echo "    unloaded"
+
+P=/sys/module/test_markers_probe/parameters
+step "4. A probe that waits for its marker" \
+	"test_markers_probe connects a probe to test_markers_event, a marker" \
+	"that no loaded code has yet.  Then test_markers, which has it, loads" \
+	"(passing it once at init, with 10), and we pass it twice more:"
+modprobe test_markers_probe
+echo "    probe module loaded: hits $(cat $P/hits)"
+modprobe test_markers
+echo "    marker module loaded: hits $(cat $P/hits), sum $(cat $P/sum)"
+echo 5 > /sys/module/test_markers/parameters/pass
+echo 7 > /sys/module/test_markers/parameters/pass
+echo "    passed with 5 and 7: hits $(cat $P/hits), sum $(cat $P/sum)"
+modprobe -r test_markers_probe
+
+T=/sys/kernel/tracing
+step "5. Every site has a symbol, for kprobes" \
+	"On x86-64 each site is a 5-byte NOP with a symbol in kallsyms," \
+	"__mark.<name>.<file>.<line>.  A few of this kernel's:"
+grep -o ' __mark\.[^ ]*' /proc/kallsyms | head -4 | sed 's/^ /    /'
+sym=$(grep -o ' __mark\.test_markers_event\.[^[:space:]]*' /proc/kallsyms | tr -d ' ')
+echo
+echo "A kprobe event placed by name on $sym fires on each pass:"
+echo "p:demo/site $sym" >> $T/kprobe_events
+echo 1 > $T/events/demo/site/enable
+echo 11 > /sys/module/test_markers/parameters/pass
+echo 0 > $T/events/demo/site/enable
+grep 'site:' $T/trace | sed 's/^ */    /'
+echo '-:demo/site' >> $T/kprobe_events
+modprobe -r test_markers
+
 step "The end: the guest powers off by itself."
