@@ -53,5 +53,20 @@ if objdump -h "$ct/no_markers.o" | grep -q ' __markers' ||
 	finding "compile tests: MARK() with CONFIG_MARKERS=n emitted code"
 fi
 
+# x86-64 without CONFIG_MARKERS: what the series touches still builds.
+nb=$OUT/build-nomarkers
+if [ ! -f "$nb/.config" ] || [ "$b/.config" -nt "$nb/.config" ]; then
+	mkdir -p "$nb"
+	sed '/^CONFIG_MARKERS=/d' "$b/.config" > "$nb/.config"
+	make -s -C "$SRC" O="$nb" ARCH=x86_64 CC="ccache gcc" olddefconfig
+fi
+grep -q '^CONFIG_MARKERS=y' "$nb/.config" &&
+	finding "could not configure without CONFIG_MARKERS"
+out=$(make -s -C "$SRC" O="$nb" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" \
+	kernel/module/main.o kernel/module/kallsyms.o kernel/kallsyms.o \
+	kernel/kprobes.o arch/x86/kernel/kprobes/opt.o lib/ 2>&1) ||
+	finding "build without CONFIG_MARKERS failed: $out"
+[ -z "$out" ] || finding "build without CONFIG_MARKERS: $out"
+
 [ $rc = 0 ] && echo "lint: clean"
 exit $rc

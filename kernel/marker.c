@@ -212,6 +212,62 @@ static bool marker_site_writable(const struct marker_site *s,
 	       r->mod->state == MODULE_STATE_COMING;
 }
 
+/*
+ * A range touches a site unless it is the site's first byte alone: a kprobe
+ * there (at the MARK_SYM symbol) is on an instruction boundary in either
+ * state; any other byte, or a longer range, would be torn by arming.
+ */
+static bool marker_sites_reserved(const struct marker_site *s,
+				  const struct marker_site *stop,
+				  unsigned long start, unsigned long end)
+{
+	unsigned long code;
+
+	for (; s < stop; s++) {
+		code = marker_site_code(s);
+		if (start <= code + MARKER_SITE_SIZE - 1 && end >= code &&
+		    !(start == code && end == code))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * marker_text_reserved() - whether text belongs to a marker site
+ * @start: first byte of the range
+ * @end: last byte of the range
+ *
+ * kprobes must not write a site's bytes: arming rewrites them.  A probe
+ * on a site's first byte, where its MARK_SYM symbol points, is allowed.
+ *
+ * Context: any; takes no lock (kprobes call it holding text_mutex, with
+ * preemption off).
+ * Return: 1 if the range touches a site other than at its first byte
+ * alone, 0 otherwise.
+ */
+int marker_text_reserved(void *start, void *end)
+{
+	unsigned long s = (unsigned long)start, e = (unsigned long)end;
+	struct module *mod;
+	int ret;
+
+	if (marker_sites_reserved(__start___markers, __stop___markers, s, e))
+		return 1;
+
+	preempt_disable();
+	mod = __module_text_address(s);
+	if (!try_module_get(mod))
+		mod = NULL;
+	preempt_enable();
+	if (!mod)
+		return 0;
+	ret = marker_sites_reserved(mod->marker_sites,
+				    mod->marker_sites + mod->num_marker_sites,
+				    s, e);
+	module_put(mod);
+	return ret;
+}
+
 /* Arm the sites of connected markers, disarm the others; NULL: all. */
 static void marker_update_sites(const struct marker_range *r,
 				const char *name)

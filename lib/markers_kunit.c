@@ -314,6 +314,14 @@ static void markers_test_noargs_inline_compat(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.args[0], 1);
 	KUNIT_EXPECT_EQ(test, l.args[1], 2);
 	marker_probe_unregister("markers_kunit_compat", probe_int, &l);
+
+	l.calls = 0;
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_macro",
+						       "value %d", probe_int, &l));
+	pass_macro_thrice();
+	KUNIT_EXPECT_EQ(test, l.calls, 3);
+	KUNIT_EXPECT_EQ(test, l.args[2], 3);
+	marker_probe_unregister("markers_kunit_macro", probe_int, &l);
 }
 
 static void pass_from_irq_work(struct irq_work *w)
@@ -466,17 +474,9 @@ static int sites_of(const char *name)
  */
 static void markers_test_sites(struct kunit *test)
 {
-	struct probe_log l = {};
-
 	KUNIT_EXPECT_EQ(test, sites_of("markers_kunit_macro"), 3);
 	KUNIT_EXPECT_EQ(test, sites_of("markers_kunit_inline"), 2);
 	KUNIT_EXPECT_EQ(test, sites_of("markers_kunit_compat"), 1);
-	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_macro",
-						       "value %d", probe_int, &l));
-	pass_macro_thrice();
-	KUNIT_EXPECT_EQ(test, l.calls, 3);
-	KUNIT_EXPECT_EQ(test, l.args[2], 3);
-	marker_probe_unregister("markers_kunit_macro", probe_int, &l);
 }
 
 static bool site_has_code(unsigned long addr)
@@ -601,6 +601,42 @@ static void markers_test_kprobe_sym(struct kunit *test)
 	unregister_kprobe(&kp);
 	KUNIT_EXPECT_EQ(test, kprobe_hits, 2);
 }
+
+#ifdef CONFIG_X86
+/*
+ * kprobes keep off a site's bytes, except a probe on its first byte,
+ * which the optimizer must not turn into a jump over the site.
+ */
+static void markers_test_kprobe_reserved(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_kunit_basic");
+	struct kprobe *kp;
+	u8 *code;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	code = (u8 *)marker_site_code(s);
+	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	for (i = 1; i < MARKER_SITE_SIZE; i++) {
+		memset(kp, 0, sizeof(*kp));
+		kp->addr = (kprobe_opcode_t *)(code + i);
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL, register_kprobe(kp),
+				    "kprobe on byte %d", i);
+	}
+
+	memset(kp, 0, sizeof(*kp));
+	kp->addr = (kprobe_opcode_t *)code;
+	kp->pre_handler = count_kprobe;
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(kp));
+	msleep(200);		/* the optimizer runs after a delay */
+	KUNIT_EXPECT_FALSE(test, kp->flags & KPROBE_FLAG_OPTIMIZED);
+	KUNIT_EXPECT_EQ(test, code[0], INT3_INSN_OPCODE);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(code + 1, x86_nops[5] + 1, 4));
+	unregister_kprobe(kp);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(code, x86_nops[5], 5));
+}
+#endif
 #endif
 
 #endif /* CONFIG_HAVE_ARCH_MARKERS */
@@ -719,6 +755,9 @@ static struct kunit_case markers_test_cases[] = {
 #endif
 #ifdef CONFIG_KPROBES
 	KUNIT_CASE(markers_test_kprobe_sym),
+#ifdef CONFIG_X86
+	KUNIT_CASE(markers_test_kprobe_reserved),
+#endif
 #endif
 #endif
 #ifdef CONFIG_STACKTRACE

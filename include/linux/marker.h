@@ -124,6 +124,7 @@ extern struct marker_site __stop___markers[];
 
 int arch_marker_site_set(const struct marker_site *s, bool armed);
 bool arch_marker_site_armed(const struct marker_site *s);
+int marker_text_reserved(void *start, void *end);
 
 #include <asm/marker.h>
 
@@ -131,6 +132,11 @@ bool arch_marker_site_armed(const struct marker_site *s);
 
 /* No patchable sites: every MARK() tests its struct marker in memory. */
 struct marker_site { };
+
+static inline int marker_text_reserved(void *start, void *end)
+{
+	return 0;
+}
 
 #define __MARK_SITE(name, call_private, format, args...)		\
 	do {								\
@@ -225,6 +231,11 @@ static inline void *marker_get_private_data(const char *name,
 
 static inline void marker_synchronize_unregister(void)
 {
+}
+
+static inline int marker_text_reserved(void *start, void *end)
+{
+	return 0;
 }
 
 #endif /* CONFIG_MARKERS */
