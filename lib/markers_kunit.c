@@ -10,6 +10,7 @@
 #include <linux/irq_work.h>
 #include <linux/interrupt.h>
 #include <linux/kallsyms.h>
+#include <linux/kthread.h>
 #include <linux/kprobes.h>
 #include <linux/marker.h>
 #include <linux/stacktrace.h>
@@ -322,6 +323,74 @@ static void markers_test_noargs_inline_compat(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.calls, 3);
 	KUNIT_EXPECT_EQ(test, l.args[2], 3);
 	marker_probe_unregister("markers_kunit_macro", probe_int, &l);
+}
+
+static atomic_t probes_inside, probes_late, probes_calls;
+static bool probe_gone;
+
+/* Lingers (it may not sleep), so that other CPUs are in it when it goes. */
+static void probe_slow(void *probe_private, void *call_private,
+		       const char *fmt, va_list *args)
+{
+	atomic_inc(&probes_inside);
+	atomic_inc(&probes_calls);
+	mdelay(10);
+	if (READ_ONCE(probe_gone))
+		atomic_inc(&probes_late);
+	atomic_dec(&probes_inside);
+}
+
+static int passer(void *data)
+{
+	while (!kthread_should_stop()) {
+		pass_basic(1);
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * When unregistering returns, no CPU is in the probe, nor enters it.  A
+ * second probe stays connected, so that the site stays armed: nothing is
+ * patched, and only the wait for readers of the old array gives this.
+ */
+static void markers_test_unregister_waits(struct kunit *test)
+{
+	struct probe_log l = {};
+	struct task_struct *t[2];
+	int i, cpu = -1;
+
+	if (num_online_cpus() < 3)
+		kunit_skip(test, "needs three CPUs");
+	atomic_set(&probes_inside, 0);
+	atomic_set(&probes_late, 0);
+	atomic_set(&probes_calls, 0);
+	WRITE_ONCE(probe_gone, false);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
+						       "value %d", probe_slow,
+						       NULL));
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
+						       "value %d", probe_int,
+						       &l));
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		if (cpu == raw_smp_processor_id())
+			cpu = cpumask_next(cpu, cpu_online_mask);
+		t[i] = kthread_run_on_cpu(passer, NULL, cpu, "markers_pass/%u");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i]));
+	}
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister("markers_kunit_basic",
+							 probe_slow, NULL));
+	WRITE_ONCE(probe_gone, true);
+	KUNIT_EXPECT_EQ(test, atomic_read(&probes_inside), 0);
+	/* The passers did call the probe, on both CPUs at once. */
+	KUNIT_EXPECT_GT(test, atomic_read(&probes_calls), 2);
+	msleep(20);
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		kthread_stop(t[i]);
+	KUNIT_EXPECT_EQ(test, atomic_read(&probes_late), 0);
+	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
 }
 
 static void pass_from_irq_work(struct irq_work *w)
@@ -743,6 +812,7 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_pending),
 	KUNIT_CASE(markers_test_noargs_inline_compat),
 	KUNIT_CASE(markers_test_contexts),
+	KUNIT_CASE(markers_test_unregister_waits),
 #if defined(CONFIG_FUNCTION_ERROR_INJECTION) && defined(CONFIG_KPROBES) && \
 	!defined(CONFIG_SLOB)
 	KUNIT_CASE(markers_test_enomem),
