@@ -288,41 +288,51 @@ static void markers_test_pending(struct kunit *test)
 							 probe_int, &l));
 }
 
-static void markers_test_noargs_inline_compat(struct kunit *test)
+static noinline void pass_compat_1(void)
 {
-	struct probe_log l = {};
-
-	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_noargs",
-						       MARK_NOARGS, probe_a, &l));
-	pass_noargs();
-	KUNIT_EXPECT_EQ(test, l.calls, 1);
-	marker_probe_unregister("markers_kunit_noargs", probe_a, &l);
-
-	l.calls = 0;
-	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_inline",
-						       "value %d", probe_int, &l));
-	pass_inline_twice();
-	KUNIT_EXPECT_EQ(test, l.calls, 2);
-	KUNIT_EXPECT_EQ(test, l.args[0], 10);
-	KUNIT_EXPECT_EQ(test, l.args[1], 20);
-	marker_probe_unregister("markers_kunit_inline", probe_int, &l);
-
-	l.calls = 0;
-	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_compat",
-						       "value %d", probe_int, &l));
 	pass_compat(1);
-	KUNIT_EXPECT_EQ(test, l.calls, 2);
-	KUNIT_EXPECT_EQ(test, l.args[0], 1);
-	KUNIT_EXPECT_EQ(test, l.args[1], 2);
-	marker_probe_unregister("markers_kunit_compat", probe_int, &l);
+}
 
-	l.calls = 0;
-	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_macro",
-						       "value %d", probe_int, &l));
-	pass_macro_thrice();
-	KUNIT_EXPECT_EQ(test, l.calls, 3);
-	KUNIT_EXPECT_EQ(test, l.args[2], 3);
-	marker_probe_unregister("markers_kunit_macro", probe_int, &l);
+/* Markers passed in several ways, and the calls each pass must make. */
+struct expansion_case {
+	const char *name;
+	const char *format;
+	void (*pass)(void);
+	int calls;
+	int args[3];
+};
+
+static const struct expansion_case expansion_cases[] = {
+	{ "markers_kunit_noargs", MARK_NOARGS, pass_noargs, 1 },
+	/* A static inline function inlined twice. */
+	{ "markers_kunit_inline", "value %d", pass_inline_twice, 2, { 10, 20 } },
+	/* trace_mark() and _trace_mark() of one name. */
+	{ "markers_kunit_compat", "value %d", pass_compat_1, 2, { 1, 2 } },
+	/* A macro expanded three times on one line. */
+	{ "markers_kunit_macro", "value %d", pass_macro_thrice, 3, { 1, 2, 3 } },
+};
+
+static void expansion_desc(const struct expansion_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(expansion, expansion_cases, expansion_desc);
+
+static void markers_test_expansions(struct kunit *test)
+{
+	const struct expansion_case *c = test->param_value;
+	marker_probe_func *probe = c->args[0] ? probe_int : probe_a;
+	struct probe_log l = {};
+	int i;
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(c->name, c->format,
+						       probe, &l));
+	c->pass();
+	marker_probe_unregister(c->name, probe, &l);
+	KUNIT_EXPECT_EQ(test, l.calls, c->calls);
+	for (i = 0; c->args[0] && i < c->calls; i++)
+		KUNIT_EXPECT_EQ(test, l.args[i], c->args[i]);
 }
 
 static atomic_t probes_inside, probes_late, probes_calls;
@@ -811,7 +821,7 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_private),
 	KUNIT_CASE(markers_test_errors),
 	KUNIT_CASE(markers_test_pending),
-	KUNIT_CASE(markers_test_noargs_inline_compat),
+	KUNIT_CASE_PARAM(markers_test_expansions, expansion_gen_params),
 	KUNIT_CASE(markers_test_contexts),
 	KUNIT_CASE(markers_test_unregister_waits),
 #if defined(CONFIG_FUNCTION_ERROR_INJECTION) && defined(CONFIG_KPROBES) && \
