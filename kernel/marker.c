@@ -295,24 +295,24 @@ static void marker_update_sites(const struct marker_range *r,
  * marker_call() then finds no probe array and returns.
  */
 static void marker_update_range(const struct marker_range *r,
-				const struct marker_entry *e, const char *name)
+				const struct marker_entry *e)
 {
 	struct marker *m;
 
 	for (m = r->start; m < r->stop; m++)
-		if (!strcmp(m->name, name))
+		if (!strcmp(m->name, e->name))
 			marker_connect(m, e, r->mod);
-	marker_update_sites(r, name);
+	marker_update_sites(r, e->name);
 }
 
-/* Connect every marker called @name to @e (NULL: disconnect them). */
-static void marker_update(const struct marker_entry *e, const char *name)
+/* Connect every marker of @e's name to its probes, or disconnect it. */
+static void marker_update(const struct marker_entry *e)
 {
 	struct marker_range *r;
 
-	marker_update_range(&marker_vmlinux, e, name);
+	marker_update_range(&marker_vmlinux, e);
 	list_for_each_entry(r, &marker_modules, list)
-		marker_update_range(r, e, name);
+		marker_update_range(r, e);
 }
 
 static const struct marker *marker_range_conflict(const struct marker_range *r,
@@ -429,7 +429,7 @@ static void marker_entry_publish(struct marker_entry *e,
 
 	e->probes = new;
 	e->nr_probes = nr;
-	marker_update(e, e->name);
+	marker_update(e);
 	if (old)
 		kfree_rcu(old, rcu);
 }

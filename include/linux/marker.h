@@ -80,13 +80,13 @@ extern struct marker __stop___markers_meta[];
 
 void marker_call(const struct marker *mark, void *call_private, ...);
 
-/* Tested by sites that are never patched. */
-#define __MARK_TEST(mark, call_private, args...)			\
+/* A site that is never patched: it tests its struct marker in memory. */
+#define __MARK_UNPATCHED(name, call_private, format, args...)		\
 	do {								\
-		const struct marker *__mk = &(mark);			\
-									\
-		if (unlikely(READ_ONCE(__mk->state))) {			\
-			marker_call(__mk, call_private, ## args);	\
+		__MARK_DEFINE(__marker_##name, #name, format, ## args);	\
+		if (unlikely(READ_ONCE(__marker_##name.state))) {	\
+			marker_call(&__marker_##name, call_private,	\
+				    ## args);				\
 			/* No tail call: keep the caller's frame. */	\
 			barrier();					\
 		}							\
@@ -124,7 +124,6 @@ extern struct marker_site __stop___markers[];
 
 int arch_marker_site_set(const struct marker_site *s, bool armed);
 bool arch_marker_site_armed(const struct marker_site *s);
-int marker_text_reserved(void *start, void *end);
 
 #include <asm/marker.h>
 
@@ -133,16 +132,8 @@ int marker_text_reserved(void *start, void *end);
 /* No patchable sites: every MARK() tests its struct marker in memory. */
 struct marker_site { };
 
-static inline int marker_text_reserved(void *start, void *end)
-{
-	return 0;
-}
-
 #define __MARK_SITE(name, call_private, format, args...)		\
-	do {								\
-		__MARK_DEFINE(__marker_##name, #name, format, ## args);	\
-		__MARK_TEST(__marker_##name, call_private, ## args);	\
-	} while (0)
+	__MARK_UNPATCHED(name, call_private, format, ## args)
 
 #endif /* CONFIG_HAVE_ARCH_MARKERS */
 
@@ -178,10 +169,7 @@ static inline int marker_text_reserved(void *start, void *end)
  * code that must not be written to, such as __init and __exit code.
  */
 #define _trace_mark(name, format, args...)				\
-	do {								\
-		__MARK_DEFINE(__marker_##name, #name, format, ## args);	\
-		__MARK_TEST(__marker_##name, NULL, ## args);		\
-	} while (0)
+	__MARK_UNPATCHED(name, NULL, format, ## args)
 
 int marker_probe_register(const char *name, const char *format,
 			  marker_probe_func *probe, void *probe_private);
@@ -233,12 +221,17 @@ static inline void marker_synchronize_unregister(void)
 {
 }
 
+#endif /* CONFIG_MARKERS */
+
+/* Called by kprobes; sites exist only where they are patched. */
+#if defined(CONFIG_MARKERS) && defined(CONFIG_HAVE_ARCH_MARKERS)
+int marker_text_reserved(void *start, void *end);
+#else
 static inline int marker_text_reserved(void *start, void *end)
 {
 	return 0;
 }
-
-#endif /* CONFIG_MARKERS */
+#endif
 
 static inline __printf(1, 2) void __marker_check_format(const char *fmt, ...)
 {
