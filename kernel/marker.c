@@ -268,6 +268,39 @@ int marker_text_reserved(void *start, void *end)
 	return ret;
 }
 
+/*
+ * Sites to change, gathered by marker_update_sites() and handed to the
+ * arch in one call, which changes them with a fixed number of syncs per
+ * chunk.  Protected by markers_mutex.
+ */
+static struct marker_batch {
+	const struct marker_site *sites[64];
+	unsigned int nr;
+	bool armed;
+} marker_batch;
+
+static void marker_batch_flush(void)
+{
+	struct marker_batch *b = &marker_batch;
+
+	lockdep_assert_held(&markers_mutex);
+	if (b->nr)
+		arch_marker_sites_set(b->sites, b->nr, b->armed);
+	b->nr = 0;
+}
+
+static void marker_batch_add(const struct marker_site *s, bool armed)
+{
+	struct marker_batch *b = &marker_batch;
+
+	if (arch_marker_site_armed(s) == armed)
+		return;
+	if (b->nr && (b->armed != armed || b->nr == ARRAY_SIZE(b->sites)))
+		marker_batch_flush();
+	b->sites[b->nr++] = s;
+	b->armed = armed;
+}
+
 /* Arm the sites of connected markers, disarm the others; NULL: all. */
 static void marker_update_sites(const struct marker_range *r,
 				const char *name)
@@ -280,10 +313,14 @@ static void marker_update_sites(const struct marker_range *r,
 		if (name && strcmp(m->name, name))
 			continue;
 		if (marker_site_writable(s, r))
-			arch_marker_site_set(s, m->state);
+			marker_batch_add(s, m->state);
 	}
 }
 #else
+static void marker_batch_flush(void)
+{
+}
+
 static void marker_update_sites(const struct marker_range *r,
 				const char *name)
 {
@@ -313,6 +350,7 @@ static void marker_update(const struct marker_entry *e)
 	marker_update_range(&marker_vmlinux, e);
 	list_for_each_entry(r, &marker_modules, list)
 		marker_update_range(r, e);
+	marker_batch_flush();
 }
 
 static const struct marker *marker_range_conflict(const struct marker_range *r,
@@ -676,6 +714,7 @@ static int marker_module_coming(struct module *mod)
 #endif
 	marker_range_connect(r);
 	marker_update_sites(r, NULL);
+	marker_batch_flush();
 	list_add_tail(&r->list, &marker_modules);
 	return 0;
 }

@@ -122,6 +122,8 @@ static inline struct marker *marker_site_marker(const struct marker_site *s)
 extern struct marker_site __start___markers[];
 extern struct marker_site __stop___markers[];
 
+int arch_marker_sites_set(const struct marker_site *const *sites,
+			  unsigned int nr, bool armed);
 int arch_marker_site_set(const struct marker_site *s, bool armed);
 bool arch_marker_site_armed(const struct marker_site *s);
 

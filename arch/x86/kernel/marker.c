@@ -1,18 +1,381 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * x86 marker sites: a 5-byte NOP, armed into a jmp rel32 to the site's
- * out-of-line call.  Bytes are changed with text_poke_bp(): int3 on byte
- * 0, sync, bytes 1-4, sync, byte 0, sync; a CPU that meets the site in
- * between has the instruction emulated by the int3 handler.
+ * out-of-line call, and disarmed back into the NOP.
+ *
+ * Sites change in chunks of up to MARKER_CHUNK, in three steps, every CPU
+ * being synced after each:
+ *
+ *	1. int3 on byte 0 of every site of the chunk;
+ *	2. the new bytes 1-4;
+ *	3. the new byte 0.
+ *
+ * A CPU that meets a site of the chunk in between traps into
+ * marker_int3_handler(), which holds it until step 3 is written, then lets
+ * it return to the site: the return (IRET) serializes, and the CPU runs the
+ * new instruction.  Held CPUs have interrupts off and cannot answer an IPI,
+ * so the sync is our own (marker_sync()): a generation number that CPUs
+ * acknowledge from an IPI, or from inside the hold loop while held.  The
+ * patching CPU keeps preemption off across the window.  A hit on the
+ * patching CPU (from an interrupt or an NMI) or in any NMI is emulated, and
+ * so is a hold that lasts longer than marker_hold_timeout_ms, or that a
+ * stalled sync would otherwise turn into a deadlock.
+ *
+ * See Documentation/markers.txt for why no CPU runs a torn instruction and
+ * why every wait ends.
  */
 
 #define pr_fmt(fmt) "markers: " fmt
 
+#include <linux/atomic.h>
+#include <linux/cpu.h>
+#include <linux/kprobes.h>
 #include <linux/marker.h>
 #include <linux/memory.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/smp.h>
 #include <linux/string.h>
+#include <asm/sync_core.h>
 #include <asm/text-patching.h>
+#include <asm/tsc.h>
+
+/* Sites per window: bounds how long a CPU can be held. */
+#define MARKER_CHUNK		16
+
+/**
+ * struct marker_poke - one site being changed
+ * @addr: the site
+ * @next: where the new instruction goes: the out-of-line block when armed,
+ *	  the next instruction when disarmed
+ * @old: its bytes before
+ * @new: its bytes after
+ */
+struct marker_poke {
+	unsigned long addr;
+	unsigned long next;
+	u8 old[MARKER_SITE_SIZE];
+	u8 new[MARKER_SITE_SIZE];
+};
+
+/**
+ * struct marker_poke_desc - the chunk being changed
+ * @vec: its sites
+ * @nr: how many
+ * @owner: the patching CPU
+ * @released: set once every new byte 0 is written; held CPUs then resume
+ * @unhold: set when a sync stalls while CPUs are held: they emulate
+ * @timeout: TSC cycles a CPU may be held before it emulates instead
+ * @patience: TSC cycles the patcher waits for a sync before setting @unhold
+ * @refs: 1 for the patcher, plus 1 per CPU inside marker_int3_handler()
+ *
+ * text_mutex serializes patchers.  While @refs is 0 the patcher fills in
+ * the other fields; it sets @refs to 1 before the first int3 is written,
+ * and after the last sync drops its reference and waits for @refs to reach
+ * 0 before it changes anything again.  The handler reads the fields only
+ * while it holds a reference, as for text_poke_bp()'s bp_desc.
+ */
+static struct marker_poke_desc {
+	struct marker_poke vec[MARKER_CHUNK];
+	unsigned int nr;
+	int owner;
+	int released;
+	int unhold;
+	u64 timeout;
+	u64 patience;
+	atomic_t refs;
+} marker_desc;
+
+/*
+ * The sync: marker_sync_gen is bumped by the patcher (under text_mutex);
+ * every other CPU serializes, then stores the generation it saw in its
+ * marker_sync_seen.  A CPU does so from marker_sync_ipi(), or from the
+ * hold loop if it is held.
+ */
+static unsigned int marker_sync_gen;
+static DEFINE_PER_CPU(unsigned int, marker_sync_seen);
+
+static void marker_sync_ipi(void *info);
+static DEFINE_PER_CPU(call_single_data_t, marker_sync_csd) =
+	CSD_INIT(marker_sync_ipi, NULL);
+
+/* What the handler did, for marker_x86_hold_stats(). */
+static atomic_long_t marker_holds;
+static atomic_long_t marker_emulated;
+static atomic_long_t marker_timeouts;
+static atomic_long_t marker_unheld;
+static atomic_long_t marker_syncs;
+static unsigned long marker_timeouts_told;	/* text_mutex */
+static atomic_t marker_holding;
+static DEFINE_PER_CPU(u64, marker_max_hold);
+
+/* Longest hold before a held CPU emulates the new instruction. */
+unsigned int marker_hold_timeout_ms __read_mostly = 1000;
+
+#ifdef CONFIG_MARKERS_KUNIT_TEST
+/* Called after each step, preemption off: lets KUnit stop the patcher. */
+void (*marker_x86_test_step)(unsigned int step);
+
+static void marker_test_step(unsigned int step)
+{
+	void (*fn)(unsigned int step) = READ_ONCE(marker_x86_test_step);
+
+	if (fn)
+		fn(step);
+}
+#else
+static inline void marker_test_step(unsigned int step)
+{
+}
+#endif
+
+static __always_inline void marker_sync_ack(void)
+{
+	unsigned int gen = READ_ONCE(marker_sync_gen);
+
+	if (raw_cpu_read(marker_sync_seen) == gen)
+		return;
+	sync_core();
+	/* Pairs with the acquire in marker_sync_wait(). */
+	smp_store_release(raw_cpu_ptr(&marker_sync_seen), gen);
+}
+
+static void marker_sync_ipi(void *info)
+{
+	marker_sync_ack();
+}
+
+/*
+ * A CPU that spins with interrupts off, waiting for a lock that a held CPU
+ * owns, can answer neither the IPI nor the hold loop.  After this long the
+ * patcher lets held CPUs go (they emulate), and that CPU can move on.
+ */
+#define MARKER_SYNC_PATIENCE_MS	100
+
+static void marker_sync_wait(struct marker_poke_desc *d, int cpu,
+			     unsigned int gen)
+{
+	u64 start = rdtsc();
+
+	/* Pairs with the release in marker_sync_ack(). */
+	while (smp_load_acquire(per_cpu_ptr(&marker_sync_seen, cpu)) != gen) {
+		if (!d->unhold && atomic_read(&marker_holding) &&
+		    rdtsc() - start > d->patience)
+			WRITE_ONCE(d->unhold, 1);
+		cpu_relax();
+	}
+}
+
+/*
+ * Make every online CPU serialize after what this CPU wrote so far.
+ * Context: preemption off, CPU hotplug locked out.
+ */
+static void marker_sync(struct marker_poke_desc *d)
+{
+	unsigned int gen = marker_sync_gen + 1;
+	int cpu, self = smp_processor_id();
+
+	/* Text writes before the generation, generation before the IPIs. */
+	smp_mb();
+	WRITE_ONCE(marker_sync_gen, gen);
+	/* The generation before the IPIs and the acks that read it. */
+	smp_mb();
+
+	for_each_online_cpu(cpu) {
+		if (cpu == self ||
+		    READ_ONCE(per_cpu(marker_sync_seen, cpu)) == gen)
+			continue;
+		/* -EBUSY: a queued IPI has yet to run; it will see @gen. */
+		smp_call_function_single_async(cpu,
+					       per_cpu_ptr(&marker_sync_csd, cpu));
+	}
+	sync_core();
+	this_cpu_write(marker_sync_seen, gen);
+
+	for_each_online_cpu(cpu)
+		marker_sync_wait(d, cpu, gen);
+	atomic_long_inc(&marker_syncs);
+}
+
+static __always_inline struct marker_poke *
+marker_poke_find(struct marker_poke_desc *d, unsigned long addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr; i++)
+		if (d->vec[i].addr == addr)
+			return &d->vec[i];
+	return NULL;
+}
+
+static __always_inline void marker_emulate(struct pt_regs *regs,
+					   const struct marker_poke *p)
+{
+	int3_emulate_jmp(regs, p->next);
+	arch_atomic_long_inc(&marker_emulated);
+}
+
+static __always_inline void marker_hold_done(u64 start)
+{
+	u64 held = rdtsc() - start;
+
+	if (held > raw_cpu_read(marker_max_hold))
+		raw_cpu_write(marker_max_hold, held);
+}
+
+/*
+ * Wait for byte 0 to be final, acknowledging syncs meanwhile, then return
+ * to the site.  Give up after d->timeout cycles and emulate.
+ */
+static __always_inline void marker_hold(struct marker_poke_desc *d,
+					const struct marker_poke *p,
+					struct pt_regs *regs)
+{
+	u64 start = rdtsc();
+
+	/*
+	 * Released, yet this CPU met the int3: it has not synced since
+	 * byte 0 became final.  Emulate, as waiting would gain nothing.
+	 */
+	if (smp_load_acquire(&d->released)) {
+		marker_sync_ack();
+		marker_emulate(regs, p);
+		return;
+	}
+
+	arch_atomic_inc(&marker_holding);
+	/* Pairs with the release in marker_poke_chunk(). */
+	while (!smp_load_acquire(&d->released)) {
+		marker_sync_ack();
+		if (READ_ONCE(d->unhold)) {
+			arch_atomic_long_inc(&marker_unheld);
+			marker_emulate(regs, p);
+			goto out;
+		}
+		if (rdtsc() - start > d->timeout) {
+			arch_atomic_long_inc(&marker_timeouts);
+			marker_emulate(regs, p);
+			goto out;
+		}
+		cpu_relax();
+	}
+	/* Run the new instruction; the IRET back to it serializes. */
+	regs->ip -= INT3_INSN_SIZE;
+	arch_atomic_long_inc(&marker_holds);
+out:
+	marker_hold_done(start);
+	arch_atomic_dec(&marker_holding);
+}
+
+/**
+ * marker_int3_handler() - handle an int3 on a site being changed
+ * @regs: the trap's registers
+ *
+ * Called from exc_int3() before any other int3 user, and self-contained:
+ * it calls nothing that could itself meet a site.
+ *
+ * Return: true if the int3 was on a site being changed and is handled.
+ */
+noinstr bool marker_int3_handler(struct pt_regs *regs)
+{
+	struct marker_poke_desc *d = &marker_desc;
+	struct marker_poke *p;
+	bool ret = false;
+
+	if (user_mode(regs))
+		return false;
+
+	/* Pairs with the smp_wmb() between publishing @d and the int3s. */
+	smp_rmb();
+	if (!arch_atomic_inc_not_zero(&d->refs))
+		return false;
+
+	p = marker_poke_find(d, regs->ip - INT3_INSN_SIZE);
+	if (!p)
+		goto out;
+	ret = true;
+	/*
+	 * The patcher cannot wait for itself; an NMI may have interrupted
+	 * a lock owner, whom other CPUs may be waiting for, interrupts off.
+	 */
+	if (READ_ONCE(d->owner) == raw_smp_processor_id() || in_nmi())
+		marker_emulate(regs, p);
+	else
+		marker_hold(d, p, regs);
+out:
+	/* Done with @d before the patcher may see refs drop. */
+	smp_mb__before_atomic();
+	arch_atomic_dec(&d->refs);
+	return ret;
+}
+
+static void marker_poke_write(struct marker_poke_desc *d, unsigned int from,
+			      unsigned int len)
+{
+	static const u8 int3 = INT3_INSN_OPCODE;
+	struct marker_poke *p;
+
+	for (p = d->vec; p < d->vec + d->nr; p++)
+		text_poke((void *)p->addr + from, len ? p->new + from : &int3,
+			  len ?: INT3_INSN_SIZE);
+}
+
+/*
+ * Change the sites in marker_desc: three steps, three syncs.
+ * Context: text_mutex held, CPU hotplug locked out.
+ */
+static void marker_poke_chunk(struct marker_poke_desc *d)
+{
+	u64 khz = tsc_khz ?: 1000000;
+	unsigned int i;
+
+	lockdep_assert_held(&text_mutex);
+	if (!d->nr)
+		return;
+
+	preempt_disable();
+	d->owner = smp_processor_id();
+	d->released = 0;
+	d->unhold = 0;
+	d->timeout = khz * READ_ONCE(marker_hold_timeout_ms);
+	d->patience = khz * MARKER_SYNC_PATIENCE_MS;
+	atomic_set_release(&d->refs, 1);
+	/* Pairs with the smp_rmb() in marker_int3_handler(). */
+	smp_wmb();
+
+	marker_poke_write(d, 0, 0);
+	marker_sync(d);
+	marker_test_step(1);
+
+	marker_poke_write(d, 1, MARKER_SITE_SIZE - 1);
+	marker_sync(d);
+	marker_test_step(2);
+
+	/* For Intel PT decoders, as text_poke_bp() does. */
+	for (i = 0; i < d->nr; i++)
+		perf_event_text_poke((void *)d->vec[i].addr, d->vec[i].old,
+				     MARKER_SITE_SIZE, d->vec[i].new,
+				     MARKER_SITE_SIZE);
+	marker_poke_write(d, 0, 1);
+	/* Byte 0 written before held CPUs return to it. */
+	smp_store_release(&d->released, 1);
+	marker_sync(d);
+	marker_test_step(3);
+
+	/*
+	 * Write byte 0 again, unchanged: QEMU's multi-threaded TCG can keep
+	 * a translation of the int3 made while byte 0 was being written,
+	 * and drops it only when the byte is written again.  Hardware
+	 * ignores this.
+	 */
+	marker_poke_write(d, 0, 1);
+
+	if (!atomic_dec_and_test(&d->refs))
+		atomic_cond_read_acquire(&d->refs, !VAL);
+	preempt_enable();
+	d->nr = 0;
+}
 
 static void marker_site_insn(const struct marker_site *s, bool armed,
 			     u8 insn[MARKER_SITE_SIZE])
@@ -25,40 +388,92 @@ static void marker_site_insn(const struct marker_site *s, bool armed,
 		memcpy(insn, x86_nops[MARKER_SITE_SIZE], MARKER_SITE_SIZE);
 }
 
+/* Queue @s in @d unless it is already @armed; refuse unexpected bytes. */
+static int marker_poke_add(struct marker_poke_desc *d,
+			   const struct marker_site *s, bool armed)
+{
+	struct marker_poke *p = &d->vec[d->nr];
+	void *code = (void *)marker_site_code(s);
+
+	marker_site_insn(s, !armed, p->old);
+	marker_site_insn(s, armed, p->new);
+	if (!memcmp(code, p->new, MARKER_SITE_SIZE))
+		return 0;
+	if (memcmp(code, p->old, MARKER_SITE_SIZE)) {
+		pr_err("site %pS: bytes %*ph, expected %*ph: not %s\n", code,
+		       MARKER_SITE_SIZE, code, MARKER_SITE_SIZE, p->old,
+		       armed ? "armed" : "disarmed");
+		return -EINVAL;
+	}
+	p->addr = (unsigned long)code;
+	p->next = armed ? marker_site_target(s) :
+			  p->addr + MARKER_SITE_SIZE;
+	d->nr++;
+	return 0;
+}
+
+/* One warning per call in which held CPUs stopped waiting. */
+static void marker_timeouts_tell(void)
+{
+	unsigned long n = atomic_long_read(&marker_timeouts) +
+			  atomic_long_read(&marker_unheld);
+
+	if (n == marker_timeouts_told)
+		return;
+	pr_warn("%lu hit(s) held over %u ms, or while a sync stalled for %u ms: emulated\n",
+		n - marker_timeouts_told, marker_hold_timeout_ms,
+		MARKER_SYNC_PATIENCE_MS);
+	marker_timeouts_told = n;
+}
+
+/**
+ * arch_marker_sites_set() - arm or disarm marker sites
+ * @sites: the sites
+ * @nr: how many
+ * @armed: true to make them jump to their out-of-line calls, false for
+ *	   NOPs
+ *
+ * Sites change MARKER_CHUNK at a time, with three syncs per chunk.  A
+ * site's bytes must be what its other state says they are; anything else
+ * (a kprobe's int3, another patcher's bytes) is left alone and logged.
+ *
+ * Context: may sleep; takes the CPU hotplug lock and text_mutex.
+ * Return: 0, or -EINVAL if some site's bytes were not as expected; the
+ * other sites are set.
+ */
+int arch_marker_sites_set(const struct marker_site *const *sites,
+			  unsigned int nr, bool armed)
+{
+	struct marker_poke_desc *d = &marker_desc;
+	unsigned int i;
+	int ret = 0;
+
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+	for (i = 0; i < nr; i++) {
+		if (marker_poke_add(d, sites[i], armed))
+			ret = -EINVAL;
+		if (d->nr == MARKER_CHUNK)
+			marker_poke_chunk(d);
+	}
+	marker_poke_chunk(d);
+	marker_timeouts_tell();
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+	return ret;
+}
+
 /**
  * arch_marker_site_set() - arm or disarm one marker site
  * @s: the site
  * @armed: true to make it jump to its out-of-line call, false for a NOP
  *
- * The site's bytes must be what its other state says they are; anything
- * else (a kprobe's int3, another patcher's bytes) is left alone.
- *
- * Context: may sleep; takes text_mutex.
- * Return: 0, or -EINVAL if the site's bytes were not as expected.
+ * Context: may sleep; takes the CPU hotplug lock and text_mutex.
+ * Return: as for arch_marker_sites_set().
  */
 int arch_marker_site_set(const struct marker_site *s, bool armed)
 {
-	u8 old[MARKER_SITE_SIZE], new[MARKER_SITE_SIZE];
-	void *code = (void *)marker_site_code(s);
-	int ret = 0;
-
-	marker_site_insn(s, !armed, old);
-	marker_site_insn(s, armed, new);
-
-	mutex_lock(&text_mutex);
-	if (!memcmp(code, new, MARKER_SITE_SIZE))
-		goto unlock;
-	if (memcmp(code, old, MARKER_SITE_SIZE)) {
-		pr_err("site %pS: bytes %*ph, expected %*ph: not %s\n", code,
-		       MARKER_SITE_SIZE, code, MARKER_SITE_SIZE, old,
-		       armed ? "armed" : "disarmed");
-		ret = -EINVAL;
-		goto unlock;
-	}
-	text_poke_bp(code, new, MARKER_SITE_SIZE, NULL);
-unlock:
-	mutex_unlock(&text_mutex);
-	return ret;
+	return arch_marker_sites_set(&s, 1, armed);
 }
 
 /**
@@ -71,3 +486,25 @@ bool arch_marker_site_armed(const struct marker_site *s)
 {
 	return *(u8 *)marker_site_code(s) == JMP32_INSN_OPCODE;
 }
+
+/**
+ * marker_x86_hold_stats() - what the int3 handler has done so far
+ * @st: filled in
+ */
+void marker_x86_hold_stats(struct marker_hold_stats *st)
+{
+	u64 khz = tsc_khz ?: 1000000;
+	u64 max = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		max = max(max, per_cpu(marker_max_hold, cpu));
+	st->holds = atomic_long_read(&marker_holds);
+	st->emulated = atomic_long_read(&marker_emulated);
+	st->syncs = atomic_long_read(&marker_syncs);
+	st->timeouts = atomic_long_read(&marker_timeouts);
+	st->unheld = atomic_long_read(&marker_unheld);
+	st->holding = atomic_read(&marker_holding);
+	st->max_hold_us = div64_u64(max * 1000, khz);
+}
+

@@ -11,6 +11,7 @@
  */
 
 #include <linux/stringify.h>
+#include <linux/types.h>
 #include <asm/asm.h>
 #include <asm/nops.h>
 
@@ -66,5 +67,42 @@ l_yes:									\
 			barrier();					\
 		}							\
 	} while (0)
+
+struct pt_regs;
+
+#if defined(CONFIG_MARKERS) && defined(CONFIG_HAVE_ARCH_MARKERS)
+bool marker_int3_handler(struct pt_regs *regs);
+
+/**
+ * struct marker_hold_stats - what the int3 handler has done since boot
+ * @holds: hits held until their site was patched, then run
+ * @emulated: hits emulated: on the patching CPU, in NMI, or held too long
+ * @timeouts: holds that outlasted marker_hold_timeout_ms, then emulated
+ * @unheld: holds let go because a sync stalled, then emulated
+ * @syncs: sync rounds of all CPUs
+ * @holding: CPUs held right now
+ * @max_hold_us: the longest a CPU was held, in microseconds
+ */
+struct marker_hold_stats {
+	unsigned long holds;
+	unsigned long emulated;
+	unsigned long timeouts;
+	unsigned long unheld;
+	unsigned long syncs;
+	int holding;
+	unsigned long long max_hold_us;
+};
+
+void marker_x86_hold_stats(struct marker_hold_stats *st);
+extern unsigned int marker_hold_timeout_ms;
+#ifdef CONFIG_MARKERS_KUNIT_TEST
+extern void (*marker_x86_test_step)(unsigned int step);
+#endif
+#else
+static __always_inline bool marker_int3_handler(struct pt_regs *regs)
+{
+	return false;
+}
+#endif
 
 #endif /* _ASM_X86_MARKER_H */
