@@ -27,7 +27,7 @@ if [ "$variant" = generic ]; then
 fi
 
 timeout -k 10 "$GUEST_TIMEOUT" $qemu \
-	-nodefaults -machine q35 -accel tcg,thread=multi -cpu $cpu -smp 4 \
+	-nodefaults -machine q35 -accel tcg,thread=${TCG_THREAD:-multi} -cpu $cpu -smp 4 \
 	-m $mem -kernel "$b/arch/x86/boot/bzImage" "${guest[@]}" \
 	-append "console=ttyS0 panic=-1 harness=$mode $*" \
 	-no-reboot -display none -serial stdio < /dev/null |

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for x86 marker site patching: the bytes in every step, CPUs
+ * held by the int3 handler, emulation, batches, and a stress run.
+ */
+
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/marker.h>
+#include <linux/memory.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#include <asm/nops.h>
+#include <asm/text-patching.h>
+
+#define HOLD_MAGIC	0x5eedUL
+
+static atomic_long_t probe_hits;
+static atomic_long_t probe_bad;
+
+static void probe_count(void *probe_private, void *call_private,
+			const char *fmt, va_list *args)
+{
+	if (va_arg(*args, unsigned long) != HOLD_MAGIC)
+		atomic_long_inc(&probe_bad);
+	atomic_long_inc(&probe_hits);
+}
+
+static noinline void pass_hold(void)
+{
+	MARK(markers_x86_hold, "magic %lu", HOLD_MAGIC);
+}
+
+#define MARK_BATCH()	MARK(markers_x86_batch, "magic %lu", HOLD_MAGIC)
+#define MARK_BATCH4()	\
+	do { MARK_BATCH(); MARK_BATCH(); MARK_BATCH(); MARK_BATCH(); } while (0)
+
+/* 20 sites of one marker: two chunks. */
+#define BATCH_SITES	20
+static noinline void pass_batch(void)
+{
+	MARK_BATCH4();
+	MARK_BATCH4();
+	MARK_BATCH4();
+	MARK_BATCH4();
+	MARK_BATCH4();
+}
+
+#ifdef CONFIG_MARKERS_KUNIT_STRESS
+#define MARK_STRESS()	MARK(markers_x86_stress, "magic %lu", HOLD_MAGIC)
+
+/* 4 sites of one marker: one chunk. */
+#define STRESS_SITES	4
+static noinline void pass_stress(void)
+{
+	MARK_STRESS();
+	MARK_STRESS();
+	MARK_STRESS();
+	MARK_STRESS();
+}
+#endif
+
+static int sites_get(const char *name, const struct marker_site **v, int max)
+{
+	const struct marker_site *s;
+	int n = 0;
+
+	for (s = __start___markers; s < __stop___markers; s++)
+		if (!strcmp(marker_site_marker(s)->name, name) && n < max)
+			v[n++] = s;
+	return n;
+}
+
+static const struct marker_site *site_of(const char *name)
+{
+	const struct marker_site *s = NULL;
+
+	return sites_get(name, &s, 1) ? s : NULL;
+}
+
+static bool sites_armed(const struct marker_site **v, int n, bool armed)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (arch_marker_site_armed(v[i]) != armed)
+			return false;
+	return true;
+}
+
+static void site_bytes(const struct marker_site *s, bool armed, u8 *insn)
+{
+	if (armed)
+		__text_gen_insn(insn, JMP32_INSN_OPCODE,
+				(void *)marker_site_code(s),
+				(void *)marker_site_target(s), JMP32_INSN_SIZE);
+	else
+		memcpy(insn, x86_nops[MARKER_SITE_SIZE], MARKER_SITE_SIZE);
+}
+
+static int holding(void)
+{
+	struct marker_hold_stats st;
+
+	marker_x86_hold_stats(&st);
+	return st.holding;
+}
+
+/*
+ * The hold test: the patcher, stopped by the step hook, lets a passer on
+ * another CPU meet the site, and checks what it sees at each step.
+ */
+static struct hold_test {
+	struct kunit *test;
+	const struct marker_site *site;
+	bool armed;		/* the state being patched to */
+	bool owner_pass;	/* pass on the patching CPU at step 1 */
+	unsigned int stall_ms;	/* spin at step 1 that long */
+	int go;
+	int passed;
+	int held[4];		/* a CPU was held after step n */
+	u8 bytes[4][MARKER_SITE_SIZE];
+	long hits_at_owner_pass;
+} ht;
+
+static int hold_passer(void *data)
+{
+	unsigned long end = jiffies + 10 * HZ;
+
+	while (!READ_ONCE(ht.go) && time_before(jiffies, end))
+		cpu_relax();
+	if (READ_ONCE(ht.go))
+		pass_hold();
+	/* The pass before the flag the step hook waits for. */
+	smp_store_release(&ht.passed, 1);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* Spin up to @ms for @cond(), with preemption off (we are the patcher). */
+static bool spin_until(bool (*cond)(void), int ms)
+{
+	int i;
+
+	for (i = 0; i < ms * 100 && !cond(); i++)
+		ndelay(10000);
+	return cond();
+}
+
+static bool one_held(void)
+{
+	return holding() == 1;
+}
+
+static bool passed(void)
+{
+	return READ_ONCE(ht.passed);
+}
+
+static void hold_step(unsigned int step)
+{
+	memcpy(ht.bytes[step], (void *)marker_site_code(ht.site),
+	       MARKER_SITE_SIZE);
+	if (step == 1) {
+		if (ht.owner_pass) {
+			pass_hold();
+			ht.hits_at_owner_pass = atomic_long_read(&probe_hits);
+		}
+		/* The pass on this CPU before the passer's. */
+		smp_store_release(&ht.go, 1);
+		ht.held[1] = spin_until(one_held, 2000);
+		if (ht.stall_ms)
+			mdelay(ht.stall_ms);
+	} else if (step == 2) {
+		mdelay(10);
+		ht.held[2] = holding() == 1 && !READ_ONCE(ht.passed);
+	} else {
+		ht.held[3] = !spin_until(passed, 2000);
+	}
+}
+
+/* Patch the hold site to @armed with a passer on another CPU. */
+static void hold_run(struct kunit *test, bool armed, bool owner_pass,
+		     unsigned int stall_ms)
+{
+	struct task_struct *t;
+	int cpu;
+
+	/* Stay on this CPU: the passer must run on another one. */
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu >= nr_cpu_ids) {
+		migrate_enable();
+		kunit_skip(test, "needs a second CPU");
+	}
+	memset(&ht, 0, sizeof(ht));
+	ht.test = test;
+	ht.site = site_of("markers_x86_hold");
+	ht.armed = armed;
+	ht.owner_pass = owner_pass;
+	ht.stall_ms = stall_ms;
+	t = kthread_create(hold_passer, NULL, "markers_hold");
+	if (!ht.site || IS_ERR(t)) {
+		migrate_enable();
+		KUNIT_FAIL(test, "no site or no passer");
+		return;
+	}
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+
+	WRITE_ONCE(marker_x86_test_step, hold_step);
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(ht.site, armed));
+	WRITE_ONCE(marker_x86_test_step, NULL);
+	migrate_enable();
+	kthread_stop(t);
+}
+
+static void hold_expect_bytes(struct kunit *test, bool armed)
+{
+	u8 old[MARKER_SITE_SIZE], new[MARKER_SITE_SIZE];
+
+	site_bytes(ht.site, !armed, old);
+	site_bytes(ht.site, armed, new);
+	/* int3, then the new tail behind it, then the new first byte. */
+	KUNIT_EXPECT_EQ(test, ht.bytes[1][0], INT3_INSN_OPCODE);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(ht.bytes[1] + 1, old + 1, 4));
+	KUNIT_EXPECT_EQ(test, ht.bytes[2][0], INT3_INSN_OPCODE);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(ht.bytes[2] + 1, new + 1, 4));
+	KUNIT_EXPECT_EQ(test, 0, memcmp(ht.bytes[3], new, 5));
+	KUNIT_EXPECT_EQ(test, 0, memcmp((void *)marker_site_code(ht.site),
+					new, 5));
+}
+
+static int hold_init(struct kunit *test)
+{
+	atomic_long_set(&probe_hits, 0);
+	atomic_long_set(&probe_bad, 0);
+	return marker_probe_register("markers_x86_hold", "magic %lu",
+				     probe_count, NULL);
+}
+
+static void hold_exit(struct kunit *test)
+{
+	marker_probe_unregister("markers_x86_hold", probe_count, NULL);
+}
+
+/*
+ * A CPU that meets the site after step 1 is held through step 2, is
+ * released by step 3, and runs the new instruction: the armed path when
+ * arming, the NOP when disarming (the probe stays connected throughout).
+ */
+static void markers_x86_test_hold(struct kunit *test)
+{
+	struct marker_hold_stats st0, st;
+	bool armed;
+
+	for (armed = false; ; armed = true) {
+		long hits = atomic_long_read(&probe_hits);
+
+		marker_x86_hold_stats(&st0);
+		hold_run(test, armed, false, 0);
+		marker_x86_hold_stats(&st);
+		KUNIT_EXPECT_TRUE_MSG(test, ht.held[1], "armed %d", armed);
+		KUNIT_EXPECT_TRUE_MSG(test, ht.held[2], "armed %d", armed);
+		KUNIT_EXPECT_TRUE_MSG(test, !ht.held[3], "armed %d", armed);
+		KUNIT_EXPECT_EQ(test, ht.passed, 1);
+		KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_hits),
+				hits + armed);
+		KUNIT_EXPECT_EQ(test, st.holds, st0.holds + 1);
+		KUNIT_EXPECT_EQ(test, st.timeouts, st0.timeouts);
+		KUNIT_EXPECT_EQ(test, st.syncs, st0.syncs + 3);
+		hold_expect_bytes(test, armed);
+		if (armed)
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
+	kunit_info(test, "longest hold so far: %llu us\n", st.max_hold_us);
+}
+
+/* A hit on the patching CPU is emulated as the new instruction. */
+static void markers_x86_test_owner(struct kunit *test)
+{
+	struct marker_hold_stats st0, st;
+	long hits;
+
+	/* Disarm: the emulated NOP does not call the probe. */
+	hits = atomic_long_read(&probe_hits);
+	marker_x86_hold_stats(&st0);
+	hold_run(test, false, true, 0);
+	marker_x86_hold_stats(&st);
+	KUNIT_EXPECT_EQ(test, ht.hits_at_owner_pass, hits);
+	KUNIT_EXPECT_EQ(test, st.emulated, st0.emulated + 1);
+
+	/* Arm: the emulated jmp does. */
+	hits = atomic_long_read(&probe_hits);
+	marker_x86_hold_stats(&st0);
+	hold_run(test, true, true, 0);
+	marker_x86_hold_stats(&st);
+	KUNIT_EXPECT_EQ(test, ht.hits_at_owner_pass, hits + 1);
+	KUNIT_EXPECT_EQ(test, st.emulated, st0.emulated + 1);
+	KUNIT_EXPECT_EQ(test, st.holds, st0.holds + 1);
+}
+
+/* A hold that outlasts the timeout emulates the new instruction. */
+static void markers_x86_test_timeout(struct kunit *test)
+{
+	unsigned int saved = marker_hold_timeout_ms;
+	struct marker_hold_stats st0, st;
+	long hits = atomic_long_read(&probe_hits);
+
+	marker_hold_timeout_ms = 20;
+	marker_x86_hold_stats(&st0);
+	hold_run(test, false, false, 100);
+	marker_x86_hold_stats(&st);
+	marker_hold_timeout_ms = saved;
+
+	KUNIT_EXPECT_TRUE(test, ht.held[1]);
+	KUNIT_EXPECT_FALSE(test, ht.held[2]);	/* it left during step 1 */
+	KUNIT_EXPECT_EQ(test, st.timeouts, st0.timeouts + 1);
+	KUNIT_EXPECT_EQ(test, st.emulated, st0.emulated + 1);
+	KUNIT_EXPECT_EQ(test, st.holds, st0.holds);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_hits), hits);
+	hold_expect_bytes(test, false);
+	arch_marker_site_set(ht.site, true);
+}
+
+/* Nobody else passes the hold site: one byte may be written as is. */
+static void poke_byte(const struct marker_site *s, u8 byte)
+{
+	mutex_lock(&text_mutex);
+	text_poke((void *)marker_site_code(s), &byte, 1);
+	text_poke_sync();
+	mutex_unlock(&text_mutex);
+}
+
+/* Bad bytes are refused with an error, never overwritten. */
+static void markers_x86_test_refuse(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_x86_hold");
+	u8 before[MARKER_SITE_SIZE];
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_TRUE(test, arch_marker_site_armed(s));
+	memcpy(before, (void *)marker_site_code(s), MARKER_SITE_SIZE);
+	/* Disarming twice: the second call finds it already disarmed. */
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, false));
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, false));
+	/* A torn site (armed byte 0 over a NOP tail) is left alone. */
+	poke_byte(s, JMP32_INSN_OPCODE);
+	KUNIT_EXPECT_EQ(test, -EINVAL, arch_marker_site_set(s, false));
+	KUNIT_EXPECT_EQ(test, -EINVAL, arch_marker_site_set(s, true));
+	KUNIT_EXPECT_EQ(test, *(u8 *)marker_site_code(s), JMP32_INSN_OPCODE);
+	poke_byte(s, x86_nops[5][0]);
+	KUNIT_EXPECT_EQ(test, 0, memcmp((void *)marker_site_code(s),
+					x86_nops[5], MARKER_SITE_SIZE));
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, true));
+	KUNIT_EXPECT_EQ(test, 0, memcmp((void *)marker_site_code(s), before,
+					MARKER_SITE_SIZE));
+}
+
+static struct kunit_case markers_x86_hold_cases[] = {
+	KUNIT_CASE(markers_x86_test_hold),
+	KUNIT_CASE(markers_x86_test_owner),
+	KUNIT_CASE(markers_x86_test_timeout),
+	KUNIT_CASE(markers_x86_test_refuse),
+	{}
+};
+
+static struct kunit_suite markers_x86_hold_suite = {
+	.name = "markers_x86_hold",
+	.init = hold_init,
+	.exit = hold_exit,
+	.test_cases = markers_x86_hold_cases,
+};
+
+/*
+ * Arming a marker with 20 sites takes two chunks of at most 16: six syncs,
+ * not sixty.
+ */
+static void markers_x86_test_batch(struct kunit *test)
+{
+	const struct marker_site *v[BATCH_SITES + 1];
+	struct marker_hold_stats st0, st;
+	int n = sites_get("markers_x86_batch", v, ARRAY_SIZE(v));
+
+	KUNIT_ASSERT_EQ(test, n, BATCH_SITES);
+	atomic_long_set(&probe_hits, 0);
+	marker_x86_hold_stats(&st0);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_x86_batch",
+						       "magic %lu",
+						       probe_count, NULL));
+	marker_x86_hold_stats(&st);
+	KUNIT_EXPECT_EQ(test, st.syncs - st0.syncs, 6UL);
+	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, true));
+	pass_batch();
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_hits), BATCH_SITES);
+
+	marker_x86_hold_stats(&st0);
+	marker_probe_unregister("markers_x86_batch", probe_count, NULL);
+	marker_x86_hold_stats(&st);
+	KUNIT_EXPECT_EQ(test, st.syncs - st0.syncs, 6UL);
+	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, false));
+}
+
+#ifdef CONFIG_MARKERS_KUNIT_STRESS
+/*
+ * Stress: a thread on every CPU, an hrtimer on every CPU and NMIs pass the
+ * 4 sites in loops while this thread arms and disarms them 10,000 times.
+ * The threads are niced, so that this one gets its CPU when it needs it.
+ */
+#define STRESS_TOGGLES	10000
+
+static struct stress {
+	int stop;
+	atomic_long_t passes;
+	atomic_long_t timer_passes;
+	atomic_long_t nmi_passes;
+	atomic_long_t nmi_sent;
+} stress;
+
+static DEFINE_PER_CPU(struct hrtimer, stress_timer);
+static DEFINE_PER_CPU(atomic_t, stress_nmi_pending);
+
+static int stress_thread(void *data)
+{
+	long n = 0;
+
+	while (!READ_ONCE(stress.stop)) {
+		pass_stress();
+		if (!(++n & 63))
+			cond_resched();
+	}
+	atomic_long_add(n, &stress.passes);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* Every 2 ms: pass the sites, and every 10 ms send the next CPU an NMI. */
+static enum hrtimer_restart stress_tick(struct hrtimer *t)
+{
+	int cpu = smp_processor_id();
+	int next = cpumask_next_wrap(cpu, cpu_online_mask, cpu, false);
+	atomic_t *pending;
+
+	pass_stress();
+	if (!(atomic_long_inc_return(&stress.timer_passes) % 5) &&
+	    next < nr_cpu_ids && next != cpu) {
+		pending = per_cpu_ptr(&stress_nmi_pending, next);
+		if (!atomic_cmpxchg(pending, 0, 1)) {
+			atomic_long_inc(&stress.nmi_sent);
+			apic->send_IPI(next, NMI_VECTOR);
+		}
+	}
+	if (READ_ONCE(stress.stop))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ms_to_ktime(2));
+	return HRTIMER_RESTART;
+}
+
+static int stress_nmi(unsigned int type, struct pt_regs *regs)
+{
+	if (!atomic_xchg(this_cpu_ptr(&stress_nmi_pending), 0))
+		return NMI_DONE;
+	pass_stress();
+	atomic_long_inc(&stress.nmi_passes);
+	return NMI_HANDLED;
+}
+
+static void stress_timer_start(void *info)
+{
+	struct hrtimer *t = this_cpu_ptr(&stress_timer);
+
+	hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	t->function = stress_tick;
+	hrtimer_start(t, ms_to_ktime(1), HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static void markers_x86_test_stress(struct kunit *test)
+{
+	const struct marker_site *v[STRESS_SITES];
+	struct marker_hold_stats st0, st;
+	struct task_struct **threads;
+	unsigned long start = jiffies;
+	int cpu, i, n;
+
+	n = sites_get("markers_x86_stress", v, ARRAY_SIZE(v));
+	KUNIT_ASSERT_EQ(test, n, STRESS_SITES);
+	threads = kunit_kcalloc(test, nr_cpu_ids, sizeof(*threads),
+				GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, threads);
+	memset(&stress, 0, sizeof(stress));
+	atomic_long_set(&probe_hits, 0);
+	atomic_long_set(&probe_bad, 0);
+	KUNIT_ASSERT_EQ(test, 0, register_nmi_handler(NMI_LOCAL, stress_nmi, 0,
+						      "markers_stress"));
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_x86_stress",
+						       "magic %lu",
+						       probe_count, NULL));
+	for_each_online_cpu(cpu) {
+		threads[cpu] = kthread_create_on_cpu(stress_thread, NULL, cpu,
+						     "markers_stress/%u");
+		if (IS_ERR(threads[cpu]))
+			continue;
+		sched_set_normal(threads[cpu], MAX_NICE);
+		wake_up_process(threads[cpu]);
+	}
+	on_each_cpu(stress_timer_start, NULL, 1);
+
+	marker_x86_hold_stats(&st0);
+	for (i = 0; i < STRESS_TOGGLES; i++) {
+		arch_marker_sites_set(v, n, i & 1);
+		if (!(i & 63))
+			cond_resched();
+	}
+	marker_x86_hold_stats(&st);
+
+	WRITE_ONCE(stress.stop, 1);
+	for_each_online_cpu(cpu) {
+		hrtimer_cancel(per_cpu_ptr(&stress_timer, cpu));
+		if (!IS_ERR_OR_NULL(threads[cpu]))
+			kthread_stop(threads[cpu]);
+	}
+	/* Leave the sites as their connected marker says: armed. */
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_sites_set(v, n, true));
+	marker_probe_unregister("markers_x86_stress", probe_count, NULL);
+	unregister_nmi_handler(NMI_LOCAL, "markers_stress");
+
+	kunit_info(test, "%d toggles in %u ms: %ld thread, %ld timer, %ld NMI passes; %ld probe hits\n",
+		   STRESS_TOGGLES, jiffies_to_msecs(jiffies - start),
+		   atomic_long_read(&stress.passes),
+		   atomic_long_read(&stress.timer_passes),
+		   atomic_long_read(&stress.nmi_passes),
+		   atomic_long_read(&probe_hits));
+	kunit_info(test, "%lu holds, %lu emulated, %lu timeouts, %lu unheld, %lu syncs, longest hold %llu us\n",
+		   st.holds - st0.holds, st.emulated - st0.emulated,
+		   st.timeouts - st0.timeouts, st.unheld - st0.unheld,
+		   st.syncs - st0.syncs, st.max_hold_us);
+
+	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, false));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
+	KUNIT_EXPECT_EQ(test, st.timeouts, st0.timeouts);
+	KUNIT_EXPECT_EQ(test, st.unheld, st0.unheld);
+	KUNIT_EXPECT_EQ(test, st.holding, 0);
+	KUNIT_EXPECT_EQ(test, st.syncs - st0.syncs, 3UL * STRESS_TOGGLES);
+	KUNIT_EXPECT_GT(test, st.holds, st0.holds);
+	KUNIT_EXPECT_GT(test, atomic_long_read(&stress.nmi_passes), 0);
+	KUNIT_EXPECT_GT(test, atomic_long_read(&stress.timer_passes), 0);
+	KUNIT_EXPECT_LE(test, atomic_long_read(&probe_hits),
+			STRESS_SITES * (atomic_long_read(&stress.passes) +
+					atomic_long_read(&stress.timer_passes) +
+					atomic_long_read(&stress.nmi_passes)));
+}
+
+#endif /* CONFIG_MARKERS_KUNIT_STRESS */
+
+static struct kunit_case markers_x86_cases[] = {
+	KUNIT_CASE(markers_x86_test_batch),
+#ifdef CONFIG_MARKERS_KUNIT_STRESS
+	KUNIT_CASE(markers_x86_test_stress),
+#endif
+	{}
+};
+
+static struct kunit_suite markers_x86_suite = {
+	.name = "markers_x86",
+	.test_cases = markers_x86_cases,
+};
+
+kunit_test_suites(&markers_x86_hold_suite, &markers_x86_suite);
+
+MODULE_DESCRIPTION("KUnit tests for x86 marker site patching");
+MODULE_LICENSE("GPL");
