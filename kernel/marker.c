@@ -268,6 +268,48 @@ int marker_text_reserved(void *start, void *end)
 	return ret;
 }
 
+static unsigned long marker_sites_target(const struct marker_site *s,
+					 const struct marker_site *stop,
+					 unsigned long addr)
+{
+	for (; s < stop; s++)
+		if (marker_site_code(s) == addr)
+			return marker_site_target(s);
+	return 0;
+}
+
+/**
+ * marker_site_target_at() - the out-of-line block of the site at @addr
+ * @addr: an address, the first byte of a site or not
+ *
+ * For kprobes, which emulate a site they probe as its current state says.
+ *
+ * Context: any; takes no lock.
+ * Return: where the site jumps when armed, or 0 if @addr is not the first
+ * byte of a site.
+ */
+unsigned long marker_site_target_at(void *addr)
+{
+	unsigned long a = (unsigned long)addr, ret;
+	struct module *mod;
+
+	ret = marker_sites_target(__start___markers, __stop___markers, a);
+	if (ret)
+		return ret;
+
+	preempt_disable();
+	mod = __module_text_address(a);
+	if (!try_module_get(mod))
+		mod = NULL;
+	preempt_enable();
+	if (!mod)
+		return 0;
+	ret = marker_sites_target(mod->marker_sites,
+				  mod->marker_sites + mod->num_marker_sites, a);
+	module_put(mod);
+	return ret;
+}
+
 /*
  * Sites to change, gathered by marker_update_sites() and handed to the
  * arch in one call, which changes them with a fixed number of syncs per
@@ -293,8 +335,6 @@ static void marker_batch_add(const struct marker_site *s, bool armed)
 {
 	struct marker_batch *b = &marker_batch;
 
-	if (arch_marker_site_armed(s) == armed)
-		return;
 	if (b->nr && (b->armed != armed || b->nr == ARRAY_SIZE(b->sites)))
 		marker_batch_flush();
 	b->sites[b->nr++] = s;

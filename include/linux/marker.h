@@ -228,8 +228,14 @@ static inline void marker_synchronize_unregister(void)
 /* Called by kprobes; sites exist only where they are patched. */
 #if defined(CONFIG_MARKERS) && defined(CONFIG_HAVE_ARCH_MARKERS)
 int marker_text_reserved(void *start, void *end);
+unsigned long marker_site_target_at(void *addr);
 #else
 static inline int marker_text_reserved(void *start, void *end)
+{
+	return 0;
+}
+
+static inline unsigned long marker_site_target_at(void *addr)
 {
 	return 0;
 }

@@ -388,23 +388,57 @@ static void marker_site_insn(const struct marker_site *s, bool armed,
 		memcpy(insn, x86_nops[MARKER_SITE_SIZE], MARKER_SITE_SIZE);
 }
 
+static int marker_refuse(void *code, const u8 *old, bool armed)
+{
+	pr_err("site %pS: bytes %*ph, expected %*ph: not %s\n", code,
+	       MARKER_SITE_SIZE, code, MARKER_SITE_SIZE, old,
+	       armed ? "armed" : "disarmed");
+	return -EINVAL;
+}
+
+/*
+ * A kprobe on byte 0 (at the MARK_SYM symbol) keeps its int3 there and
+ * emulates the site from its saved opcode (see kprobe_emulate_marker()),
+ * so the int3 stays: write bytes 1-4, which no CPU runs while it is
+ * there, sync so that they are in place before kprobes could ever put
+ * byte 0 back, then switch the saved opcode.  No CPU is held.
+ */
+static int marker_poke_kprobed(struct kprobe *kp, void *code, const u8 *old,
+			       const u8 *new, bool armed)
+{
+	u8 cur[MARKER_SITE_SIZE];
+
+	memcpy(cur, code, MARKER_SITE_SIZE);
+	cur[0] = kp->opcode;
+	if (!memcmp(cur, new, MARKER_SITE_SIZE))
+		return 0;
+	if (memcmp(cur, old, MARKER_SITE_SIZE))
+		return marker_refuse(code, old, armed);
+	text_poke(code + 1, new + 1, MARKER_SITE_SIZE - 1);
+	text_poke_sync();
+	kprobe_update_opcode(code, new[0]);
+	return 0;
+}
+
 /* Queue @s in @d unless it is already @armed; refuse unexpected bytes. */
 static int marker_poke_add(struct marker_poke_desc *d,
 			   const struct marker_site *s, bool armed)
 {
 	struct marker_poke *p = &d->vec[d->nr];
 	void *code = (void *)marker_site_code(s);
+	struct kprobe *kp = get_kprobe(code);
 
 	marker_site_insn(s, !armed, p->old);
 	marker_site_insn(s, armed, p->new);
+	if (kp && *(u8 *)code == INT3_INSN_OPCODE)
+		return marker_poke_kprobed(kp, code, p->old, p->new, armed);
 	if (!memcmp(code, p->new, MARKER_SITE_SIZE))
 		return 0;
-	if (memcmp(code, p->old, MARKER_SITE_SIZE)) {
-		pr_err("site %pS: bytes %*ph, expected %*ph: not %s\n", code,
-		       MARKER_SITE_SIZE, code, MARKER_SITE_SIZE, p->old,
-		       armed ? "armed" : "disarmed");
-		return -EINVAL;
-	}
+	if (memcmp(code, p->old, MARKER_SITE_SIZE))
+		return marker_refuse(code, p->old, armed);
+	/* A disabled kprobe puts its int3 back with what the site will be. */
+	if (kp)
+		kprobe_update_opcode(code, p->new[0]);
 	p->addr = (unsigned long)code;
 	p->next = armed ? marker_site_target(s) :
 			  p->addr + MARKER_SITE_SIZE;
@@ -434,10 +468,12 @@ static void marker_timeouts_tell(void)
  *	   NOPs
  *
  * Sites change MARKER_CHUNK at a time, with three syncs per chunk.  A
- * site's bytes must be what its other state says they are; anything else
- * (a kprobe's int3, another patcher's bytes) is left alone and logged.
+ * site's bytes must be what its other state says they are, byte 0 being
+ * a kprobe's saved opcode where a kprobe sits; anything else (another
+ * patcher's bytes) is left alone and logged.
  *
- * Context: may sleep; takes the CPU hotplug lock and text_mutex.
+ * Context: may sleep; takes kprobe_text_lock(), the CPU hotplug lock and
+ * text_mutex.
  * Return: 0, or -EINVAL if some site's bytes were not as expected; the
  * other sites are set.
  */
@@ -448,6 +484,7 @@ int arch_marker_sites_set(const struct marker_site *const *sites,
 	unsigned int i;
 	int ret = 0;
 
+	kprobe_text_lock();
 	cpus_read_lock();
 	mutex_lock(&text_mutex);
 	for (i = 0; i < nr; i++) {
@@ -460,6 +497,7 @@ int arch_marker_sites_set(const struct marker_site *const *sites,
 	marker_timeouts_tell();
 	mutex_unlock(&text_mutex);
 	cpus_read_unlock();
+	kprobe_text_unlock();
 	return ret;
 }
 
@@ -468,7 +506,7 @@ int arch_marker_sites_set(const struct marker_site *const *sites,
  * @s: the site
  * @armed: true to make it jump to its out-of-line call, false for a NOP
  *
- * Context: may sleep; takes the CPU hotplug lock and text_mutex.
+ * Context: may sleep; takes the locks arch_marker_sites_set() takes.
  * Return: as for arch_marker_sites_set().
  */
 int arch_marker_site_set(const struct marker_site *s, bool armed)
@@ -480,11 +518,23 @@ int arch_marker_site_set(const struct marker_site *s, bool armed)
  * arch_marker_site_armed() - whether a site is armed
  * @s: the site
  *
- * Return: true if the site's first byte is a jmp.
+ * Return: true if the site's first byte is a jmp, or if a kprobe's int3
+ * is there and the opcode it saved is a jmp.
  */
 bool arch_marker_site_armed(const struct marker_site *s)
 {
-	return *(u8 *)marker_site_code(s) == JMP32_INSN_OPCODE;
+	u8 *code = (u8 *)marker_site_code(s);
+	struct kprobe *kp;
+	u8 op = *code;
+
+	if (op == INT3_INSN_OPCODE) {
+		rcu_read_lock();
+		kp = get_kprobe(code);
+		if (kp)
+			op = READ_ONCE(kp->opcode);
+		rcu_read_unlock();
+	}
+	return op == JMP32_INSN_OPCODE;
 }
 
 /**
