@@ -683,6 +683,86 @@ static void markers_test_kprobe_sym(struct kunit *test)
 }
 
 #ifdef CONFIG_X86
+static void expect_site(struct kunit *test, const struct marker_site *s,
+			bool armed, bool kprobed)
+{
+	u8 want[MARKER_SITE_SIZE];
+
+	if (armed)
+		__text_gen_insn(want, JMP32_INSN_OPCODE,
+				(void *)marker_site_code(s),
+				(void *)marker_site_target(s), JMP32_INSN_SIZE);
+	else
+		memcpy(want, x86_nops[5], MARKER_SITE_SIZE);
+	if (kprobed)
+		want[0] = INT3_INSN_OPCODE;
+	KUNIT_EXPECT_EQ_MSG(test, 0, memcmp((void *)marker_site_code(s), want,
+					    MARKER_SITE_SIZE),
+			    "%*ph, armed %d kprobed %d", MARKER_SITE_SIZE,
+			    (void *)marker_site_code(s), armed, kprobed);
+	KUNIT_EXPECT_EQ(test, arch_marker_site_armed(s), armed);
+}
+
+/*
+ * A kprobe on a site's first byte fires on every pass, armed or not, and
+ * the site is armed and disarmed under it: kprobes emulate what the site
+ * is now, and put the right byte back when they go.
+ */
+static void markers_test_kprobe_arm(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_kunit_basic");
+	struct probe_log l = {};
+	struct kprobe *kp;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	kp->addr = (void *)marker_site_code(s);
+	kp->pre_handler = count_kprobe;
+	kprobe_hits = 0;
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(kp));
+	expect_site(test, s, false, true);
+
+	/* Arm under the kprobe. */
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
+						       "value %d", probe_int, &l));
+	expect_site(test, s, true, true);
+	pass_basic(1);
+	pass_basic(2);
+	KUNIT_EXPECT_EQ(test, kprobe_hits, 2);
+	KUNIT_EXPECT_EQ(test, l.calls, 2);
+
+	/* Disarm under it. */
+	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
+	expect_site(test, s, false, true);
+	pass_basic(3);
+	KUNIT_EXPECT_EQ(test, kprobe_hits, 3);
+	KUNIT_EXPECT_EQ(test, l.calls, 2);
+
+	/* Arm while the kprobe is disabled; it fires once enabled. */
+	KUNIT_EXPECT_EQ(test, 0, disable_kprobe(kp));
+	expect_site(test, s, false, false);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
+						       "value %d", probe_int, &l));
+	expect_site(test, s, true, false);
+	KUNIT_EXPECT_EQ(test, 0, enable_kprobe(kp));
+	expect_site(test, s, true, true);
+	pass_basic(4);
+	KUNIT_EXPECT_EQ(test, kprobe_hits, 4);
+	KUNIT_EXPECT_EQ(test, l.calls, 3);
+
+	/* The kprobe goes while armed: it puts the jmp's byte back. */
+	unregister_kprobe(kp);
+	expect_site(test, s, true, false);
+	pass_basic(5);
+	KUNIT_EXPECT_EQ(test, kprobe_hits, 4);
+	KUNIT_EXPECT_EQ(test, l.calls, 4);
+	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
+	expect_site(test, s, false, false);
+}
+#endif
+
+#ifdef CONFIG_X86
 /*
  * kprobes keep off a site's bytes, except a probe on its first byte,
  * which the optimizer must not turn into a jump over the site.
@@ -838,6 +918,7 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_kprobe_sym),
 #ifdef CONFIG_X86
 	KUNIT_CASE(markers_test_kprobe_reserved),
+	KUNIT_CASE(markers_test_kprobe_arm),
 #endif
 #endif
 #endif

@@ -366,11 +366,93 @@ static void markers_x86_test_refuse(struct kunit *test)
 					MARKER_SITE_SIZE));
 }
 
+/*
+ * A kprobe on the site's first byte counts every pass exactly, while the
+ * site is armed and disarmed under it with passers on the other CPUs.
+ */
+#define KPROBE_PASSES	2000
+#define KPROBE_TOGGLES	200
+
+static atomic_long_t kprobe_hits;
+static atomic_t kprobe_passers_done;
+
+static int count_kprobe(struct kprobe *p, struct pt_regs *regs)
+{
+	atomic_long_inc(&kprobe_hits);
+	return 0;
+}
+
+static int kprobe_passer(void *data)
+{
+	int i;
+
+	for (i = 0; i < KPROBE_PASSES; i++) {
+		pass_hold();
+		if (!(i & 63))
+			cond_resched();
+	}
+	atomic_inc(&kprobe_passers_done);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static void markers_x86_test_kprobe_toggle(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_x86_hold");
+	struct task_struct *t[NR_CPUS] = {};
+	struct kprobe *kp;
+	int cpu, i, n = 0, refused = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	kp->addr = (void *)marker_site_code(s);
+	kp->pre_handler = count_kprobe;
+	atomic_long_set(&kprobe_hits, 0);
+	atomic_long_set(&probe_hits, 0);
+	atomic_set(&kprobe_passers_done, 0);
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(kp));
+
+	for_each_online_cpu(cpu) {
+		if (cpu == raw_smp_processor_id())
+			continue;
+		t[cpu] = kthread_create_on_cpu(kprobe_passer, NULL, cpu,
+					       "markers_kp/%u");
+		if (IS_ERR(t[cpu])) {
+			t[cpu] = NULL;
+			continue;
+		}
+		wake_up_process(t[cpu]);
+		n++;
+	}
+	for (i = 0; i < KPROBE_TOGGLES ||
+		    atomic_read(&kprobe_passers_done) < n; i++)
+		refused += !!arch_marker_site_set(s, i & 1);
+	for_each_online_cpu(cpu)
+		if (t[cpu])
+			kthread_stop(t[cpu]);
+	arch_marker_site_set(s, true);
+	unregister_kprobe(kp);
+
+	kunit_info(test, "%d toggles, %ld probe hits of %d passes\n", i,
+		   atomic_long_read(&probe_hits), n * KPROBE_PASSES);
+	KUNIT_EXPECT_EQ(test, refused, 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&kprobe_hits),
+			(long)n * KPROBE_PASSES);
+	KUNIT_EXPECT_LE(test, atomic_long_read(&probe_hits),
+			(long)n * KPROBE_PASSES);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
+	KUNIT_EXPECT_TRUE(test, arch_marker_site_armed(s));
+	KUNIT_EXPECT_EQ(test, *(u8 *)marker_site_code(s), JMP32_INSN_OPCODE);
+}
+
 static struct kunit_case markers_x86_hold_cases[] = {
 	KUNIT_CASE(markers_x86_test_hold),
 	KUNIT_CASE(markers_x86_test_owner),
 	KUNIT_CASE(markers_x86_test_timeout),
 	KUNIT_CASE(markers_x86_test_refuse),
+	KUNIT_CASE(markers_x86_test_kprobe_toggle),
 	{}
 };
 
