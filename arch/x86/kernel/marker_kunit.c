@@ -397,6 +397,11 @@ static int kprobe_passer(void *data)
 	return 0;
 }
 
+static bool passers_running(int n)
+{
+	return atomic_read(&kprobe_passers_done) < n;
+}
+
 static void markers_x86_test_kprobe_toggle(struct kunit *test)
 {
 	const struct marker_site *s = site_of("markers_x86_hold");
@@ -426,8 +431,8 @@ static void markers_x86_test_kprobe_toggle(struct kunit *test)
 		wake_up_process(t[cpu]);
 		n++;
 	}
-	for (i = 0; i < KPROBE_TOGGLES ||
-		    atomic_read(&kprobe_passers_done) < n; i++)
+	/* At least KPROBE_TOGGLES, and until every passer is done. */
+	for (i = 0; i < KPROBE_TOGGLES || passers_running(n); i++)
 		refused += !!arch_marker_site_set(s, i & 1);
 	for_each_online_cpu(cpu)
 		if (t[cpu])
