@@ -232,6 +232,19 @@ static bool marker_sites_reserved(const struct marker_site *s,
 	return false;
 }
 
+/* The module whose text holds @addr, with a reference; or NULL. */
+static struct module *marker_text_module(unsigned long addr)
+{
+	struct module *mod;
+
+	preempt_disable();
+	mod = __module_text_address(addr);
+	if (!try_module_get(mod))
+		mod = NULL;
+	preempt_enable();
+	return mod;
+}
+
 /**
  * marker_text_reserved() - whether text belongs to a marker site
  * @start: first byte of the range
@@ -254,11 +267,7 @@ int marker_text_reserved(void *start, void *end)
 	if (marker_sites_reserved(__start___markers, __stop___markers, s, e))
 		return 1;
 
-	preempt_disable();
-	mod = __module_text_address(s);
-	if (!try_module_get(mod))
-		mod = NULL;
-	preempt_enable();
+	mod = marker_text_module(s);
 	if (!mod)
 		return 0;
 	ret = marker_sites_reserved(mod->marker_sites,
@@ -297,11 +306,7 @@ unsigned long marker_site_target_at(void *addr)
 	if (ret)
 		return ret;
 
-	preempt_disable();
-	mod = __module_text_address(a);
-	if (!try_module_get(mod))
-		mod = NULL;
-	preempt_enable();
+	mod = marker_text_module(a);
 	if (!mod)
 		return 0;
 	ret = marker_sites_target(mod->marker_sites,
