@@ -29,10 +29,12 @@
 
 #include <linux/atomic.h>
 #include <linux/cpu.h>
+#include <linux/kdebug.h>
 #include <linux/kprobes.h>
 #include <linux/marker.h>
 #include <linux/memory.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/smp.h>
@@ -68,6 +70,7 @@ struct marker_poke {
  * @unhold: set when a sync stalls while CPUs are held: they emulate
  * @timeout: TSC cycles a CPU may be held before it emulates instead
  * @patience: TSC cycles the patcher waits for a sync before setting @unhold
+ * @seq: counts chunks, for marker_count_late()
  * @refs: 1 for the patcher, plus 1 per CPU inside marker_int3_handler()
  *
  * text_mutex serializes patchers.  While @refs is 0 the patcher fills in
@@ -84,6 +87,7 @@ static struct marker_poke_desc {
 	int unhold;
 	u64 timeout;
 	u64 patience;
+	unsigned long seq;
 	atomic_t refs;
 } marker_desc;
 
@@ -106,6 +110,10 @@ static atomic_long_t marker_emulated;
 static atomic_long_t marker_timeouts;
 static atomic_long_t marker_unheld;
 static atomic_long_t marker_syncs;
+static atomic_long_t marker_retried;
+static atomic_long_t marker_late;
+static atomic_long_t marker_stale;
+static DEFINE_PER_CPU(unsigned long, marker_late_seq);
 static unsigned long marker_timeouts_told;	/* text_mutex */
 static atomic_t marker_holding;
 static DEFINE_PER_CPU(u64, marker_max_hold);
@@ -225,6 +233,22 @@ static __always_inline void marker_hold_done(u64 start)
 }
 
 /*
+ * A hit after release: this CPU fetched the int3 before it saw the new
+ * byte 0.  It emulates, then returns through IRET, having seen "released"
+ * (written after byte 0): by the cross-modifying-code rules it cannot
+ * fetch the int3 again in this chunk.  If it does, what it ran was a stale
+ * copy of the instruction; count those, as only an emulator makes them.
+ */
+static __always_inline void marker_count_late(struct marker_poke_desc *d)
+{
+	arch_atomic_long_inc(&marker_late);
+	if (raw_cpu_read(marker_late_seq) == d->seq)
+		arch_atomic_long_inc(&marker_stale);
+	else
+		raw_cpu_write(marker_late_seq, d->seq);
+}
+
+/*
  * Wait for byte 0 to be final, acknowledging syncs meanwhile, then return
  * to the site.  Give up after d->timeout cycles and emulate.
  */
@@ -239,6 +263,7 @@ static __always_inline void marker_hold(struct marker_poke_desc *d,
 	 * byte 0 became final.  Emulate, as waiting would gain nothing.
 	 */
 	if (smp_load_acquire(&d->released)) {
+		marker_count_late(d);
 		marker_sync_ack();
 		marker_emulate(regs, p);
 		return;
@@ -310,6 +335,41 @@ out:
 	return ret;
 }
 
+/*
+ * Asked last, when no other int3 user took it: an int3 on a marker site
+ * that no chunk has.  Only we and kprobes put an int3 there, and a CPU that
+ * met ours cannot leave the trap before its chunk is done (the chunk's
+ * syncs wait for it), so hardware never gets here.  An emulator running a
+ * stale copy of an int3 (see marker_count_late()) does, possibly while the
+ * next chunk is being set up: send the CPU back to run what the site holds
+ * now.
+ */
+static int marker_int3_notify(struct notifier_block *nb, unsigned long val,
+			      void *data)
+{
+	struct die_args *args = data;
+	struct pt_regs *regs = args->regs;
+	unsigned long addr = regs->ip - INT3_INSN_SIZE;
+
+	if (val != DIE_INT3 || user_mode(regs) ||
+	    !marker_site_target_at((void *)addr))
+		return NOTIFY_DONE;
+	regs->ip = addr;
+	atomic_long_inc(&marker_retried);
+	return NOTIFY_STOP;
+}
+
+static struct notifier_block marker_int3_nb = {
+	.notifier_call = marker_int3_notify,
+	.priority = INT_MIN,
+};
+
+static int __init marker_x86_init(void)
+{
+	return register_die_notifier(&marker_int3_nb);
+}
+core_initcall(marker_x86_init);
+
 static void marker_poke_write(struct marker_poke_desc *d, unsigned int from,
 			      unsigned int len)
 {
@@ -337,6 +397,7 @@ static void marker_poke_chunk(struct marker_poke_desc *d)
 	preempt_disable();
 	d->owner = smp_processor_id();
 	d->released = 0;
+	d->seq++;
 	d->unhold = 0;
 	d->timeout = khz * READ_ONCE(marker_hold_timeout_ms);
 	d->patience = khz * MARKER_SYNC_PATIENCE_MS;
@@ -554,6 +615,9 @@ void marker_x86_hold_stats(struct marker_hold_stats *st)
 	st->syncs = atomic_long_read(&marker_syncs);
 	st->timeouts = atomic_long_read(&marker_timeouts);
 	st->unheld = atomic_long_read(&marker_unheld);
+	st->retried = atomic_long_read(&marker_retried);
+	st->late = atomic_long_read(&marker_late);
+	st->stale = atomic_long_read(&marker_stale);
 	st->holding = atomic_read(&marker_holding);
 	st->max_hold_us = div64_u64(max * 1000, khz);
 }

@@ -7,6 +7,7 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
+#include <linux/kdebug.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
@@ -19,6 +20,7 @@
 #include <asm/nmi.h>
 #include <asm/nops.h>
 #include <asm/text-patching.h>
+#include <asm/trapnr.h>
 
 #define HOLD_MAGIC	0x5eedUL
 
@@ -452,12 +454,51 @@ static void markers_x86_test_kprobe_toggle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, *(u8 *)marker_site_code(s), JMP32_INSN_OPCODE);
 }
 
+/*
+ * An int3 that no chunk has and no kprobe owns, as an emulator's stale
+ * translation produces: the last die notifier sends a CPU on a site back
+ * to it, and leaves any other address alone.
+ */
+static void markers_x86_test_stale(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_x86_hold");
+	unsigned long code, ip;
+	struct marker_hold_stats st0, st;
+	struct pt_regs regs = { .cs = __KERNEL_CS };
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	code = marker_site_code(s);
+	marker_x86_hold_stats(&st0);
+
+	regs.ip = code + INT3_INSN_SIZE;
+	KUNIT_EXPECT_EQ(test, notify_die(DIE_INT3, "int3", &regs, 0,
+					 X86_TRAP_BP, SIGTRAP), NOTIFY_STOP);
+	KUNIT_EXPECT_EQ(test, regs.ip, code);
+
+	/* Not the first byte of a site: not ours. */
+	ip = code + 1 + INT3_INSN_SIZE;
+	regs.ip = ip;
+	KUNIT_EXPECT_NE(test, notify_die(DIE_INT3, "int3", &regs, 0,
+					 X86_TRAP_BP, SIGTRAP), NOTIFY_STOP);
+	KUNIT_EXPECT_EQ(test, regs.ip, ip);
+
+	/* Nor is another trap. */
+	regs.ip = code + INT3_INSN_SIZE;
+	KUNIT_EXPECT_NE(test, notify_die(DIE_GPF, "general protection", &regs, 0,
+					 X86_TRAP_GP, SIGSEGV), NOTIFY_STOP);
+	KUNIT_EXPECT_EQ(test, regs.ip, code + INT3_INSN_SIZE);
+
+	marker_x86_hold_stats(&st);
+	KUNIT_EXPECT_EQ(test, st.retried - st0.retried, 1UL);
+}
+
 static struct kunit_case markers_x86_hold_cases[] = {
 	KUNIT_CASE(markers_x86_test_hold),
 	KUNIT_CASE(markers_x86_test_owner),
 	KUNIT_CASE(markers_x86_test_timeout),
 	KUNIT_CASE(markers_x86_test_refuse),
 	KUNIT_CASE(markers_x86_test_kprobe_toggle),
+	KUNIT_CASE(markers_x86_test_stale),
 	{}
 };
 
@@ -627,10 +668,12 @@ static void markers_x86_test_stress(struct kunit *test)
 		   atomic_long_read(&stress.timer_passes),
 		   atomic_long_read(&stress.nmi_passes),
 		   atomic_long_read(&probe_hits));
-	kunit_info(test, "%lu holds, %lu emulated, %lu timeouts, %lu unheld, %lu syncs, longest hold %llu us\n",
+	kunit_info(test, "%lu holds, %lu emulated (%lu late, %lu of them stale), %lu timeouts, %lu unheld, %lu retried, %lu syncs, longest hold %llu us\n",
 		   st.holds - st0.holds, st.emulated - st0.emulated,
+		   st.late - st0.late, st.stale - st0.stale,
 		   st.timeouts - st0.timeouts, st.unheld - st0.unheld,
-		   st.syncs - st0.syncs, st.max_hold_us);
+		   st.retried - st0.retried, st.syncs - st0.syncs,
+		   st.max_hold_us);
 
 	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, false));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);

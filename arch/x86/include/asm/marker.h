@@ -80,6 +80,11 @@ bool marker_int3_handler(struct pt_regs *regs);
  * @timeouts: holds that outlasted marker_hold_timeout_ms, then emulated
  * @unheld: holds let go because a sync stalled, then emulated
  * @syncs: sync rounds of all CPUs
+ * @retried: int3s on a site that no chunk had, sent back to run the site
+ *	     (a stale int3, which hardware does not run)
+ * @late: hits after release, emulated (the CPU fetched the int3 before)
+ * @stale: late hits on a CPU that had already returned from one in the
+ *	   same chunk: a stale int3, which hardware does not run
  * @holding: CPUs held right now
  * @max_hold_us: the longest a CPU was held, in microseconds
  */
@@ -89,6 +94,9 @@ struct marker_hold_stats {
 	unsigned long timeouts;
 	unsigned long unheld;
 	unsigned long syncs;
+	unsigned long retried;
+	unsigned long late;
+	unsigned long stale;
 	int holding;
 	unsigned long long max_hold_us;
 };
