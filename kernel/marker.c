@@ -13,16 +13,20 @@
 
 #define pr_fmt(fmt) "markers: " fmt
 
+#include <linux/debugfs.h>
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <asm/sections.h>
 
 #define MARKER_NAME_MAX		128
@@ -718,6 +722,47 @@ void *marker_get_private_data(const char *name, marker_probe_func *probe,
 }
 EXPORT_SYMBOL_GPL(marker_get_private_data);
 
+static bool marker_range_has(const struct marker_range *r, const char *name)
+{
+	const struct marker *m;
+
+	for (m = r->start; m < r->stop; m++)
+		if (!strcmp(m->name, name))
+			return true;
+	return false;
+}
+
+/* Whether any loaded code has a marker called @name. */
+static bool marker_name_present(const char *name)
+{
+	const struct marker_range *r;
+
+	if (marker_range_has(&marker_vmlinux, name))
+		return true;
+	list_for_each_entry(r, &marker_modules, list)
+		if (marker_range_has(r, name))
+			return true;
+	return false;
+}
+
+/**
+ * marker_is_loaded() - whether loaded code has a marker of a given name
+ * @name: the marker's name
+ *
+ * Context: may sleep.
+ * Return: true if vmlinux or a loaded module has a marker called @name.
+ */
+bool marker_is_loaded(const char *name)
+{
+	bool ret;
+
+	mutex_lock(&markers_mutex);
+	ret = marker_name_present(name);
+	mutex_unlock(&markers_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(marker_is_loaded);
+
 /**
  * marker_synchronize_unregister() - wait for probe calls in flight
  *
@@ -812,3 +857,256 @@ static int __init marker_init(void)
 early_initcall(marker_init);
 
 #endif /* CONFIG_MODULES */
+
+#ifdef CONFIG_DEBUG_FS
+/*
+ * /sys/kernel/debug/markers/: "markers" lists every marker, "sites" every
+ * patchable site.  Both are read under markers_mutex.
+ */
+static struct dentry *marker_debugfs_dir;
+
+static const char *marker_range_owner(const struct marker_range *r)
+{
+	return r->mod ? r->mod->name : "vmlinux";
+}
+
+/* Whether @m is the first marker of its name in @r. */
+static bool marker_range_first(const struct marker_range *r,
+			       const struct marker *m)
+{
+	const struct marker *p;
+
+	for (p = r->start; p < m; p++)
+		if (!strcmp(p->name, m->name))
+			return false;
+	return true;
+}
+
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+/* How many patchable sites @m has in @r, and how many are armed. */
+static unsigned int marker_sites_count(const struct marker_range *r,
+				       const struct marker *m,
+				       unsigned int *armed)
+{
+	const struct marker_site *s;
+	unsigned int n = 0;
+
+	for (s = r->sites; s < r->sites_stop; s++) {
+		if (marker_site_marker(s) != m || !marker_site_writable(s, r))
+			continue;
+		n++;
+		*armed += arch_marker_site_armed(s);
+	}
+	return n;
+}
+#else
+static unsigned int marker_sites_count(const struct marker_range *r,
+				       const struct marker *m,
+				       unsigned int *armed)
+{
+	return 0;
+}
+#endif
+
+/*
+ * One line per marker name and owner: its sites, how many are armed, its
+ * probes and its format.  A marker expansion without a patchable site
+ * (_trace_mark(), or any without arch support) counts as one site, armed
+ * while probes are connected.
+ */
+static void marker_show_range(struct seq_file *f, const struct marker_range *r)
+{
+	const struct marker_entry *e;
+	const struct marker *m, *p;
+	unsigned int sites, armed, n;
+
+	for (m = r->start; m < r->stop; m++) {
+		if (!marker_range_first(r, m))
+			continue;
+		sites = 0;
+		armed = 0;
+		for (p = m; p < r->stop; p++) {
+			if (strcmp(p->name, m->name))
+				continue;
+			n = marker_sites_count(r, p, &armed);
+			if (!n) {
+				n = 1;
+				armed += !!READ_ONCE(p->state);
+			}
+			sites += n;
+		}
+		e = marker_entry_find(m->name);
+		seq_printf(f, "%s %s sites=%u armed=%u probes=%u format=\"%s\"\n",
+			   m->name, marker_range_owner(r), sites, armed,
+			   e ? e->nr_probes : 0, m->format);
+	}
+}
+
+static int marker_markers_show(struct seq_file *f, void *v)
+{
+	const struct marker_range *r;
+	const struct marker_entry *e;
+	int bkt;
+
+	mutex_lock(&markers_mutex);
+	marker_show_range(f, &marker_vmlinux);
+	list_for_each_entry(r, &marker_modules, list)
+		marker_show_range(f, r);
+	/* Probes waiting for a marker that no loaded code has yet. */
+	hash_for_each(marker_table, bkt, e, hlist)
+		if (!marker_name_present(e->name))
+			seq_printf(f, "%s - sites=0 armed=0 probes=%u format=\"%s\"\n",
+				   e->name, e->nr_probes, e->format ?: "");
+	mutex_unlock(&markers_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(marker_markers);
+
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+/* The MARK_SYM symbols, by address, gathered before the listing. */
+struct marker_syms {
+	unsigned int nr;
+	unsigned int max;
+	struct marker_sym {
+		unsigned long addr;
+		char *name;
+	} *v;
+};
+
+static int marker_sym_add(void *data, const char *name, struct module *mod,
+			  unsigned long addr)
+{
+	struct marker_syms *ms = data;
+	struct marker_sym *v;
+
+	if (!is_marker_symbol(name))
+		return 0;
+	if (ms->nr == ms->max) {
+		v = krealloc_array(ms->v, ms->max * 2 + 16, sizeof(*v),
+				   GFP_KERNEL);
+		if (!v)
+			return -ENOMEM;
+		ms->v = v;
+		ms->max = ms->max * 2 + 16;
+	}
+	ms->v[ms->nr].name = kstrdup(name, GFP_KERNEL);
+	if (!ms->v[ms->nr].name)
+		return -ENOMEM;
+	ms->v[ms->nr++].addr = addr;
+	return 0;
+}
+
+static void marker_syms_free(struct marker_syms *ms)
+{
+	while (ms->nr)
+		kfree(ms->v[--ms->nr].name);
+	kfree(ms->v);
+	kfree(ms);
+}
+
+static const char *marker_sym_at(const struct marker_syms *ms,
+				 unsigned long addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < ms->nr; i++)
+		if (ms->v[i].addr == addr)
+			return ms->v[i].name;
+	return "-";
+}
+
+/*
+ * One line per site: its MARK_SYM symbol, its address as function+offset,
+ * armed or not, its five bytes now, its marker and its owner.  Sites in
+ * freed init text are left out.
+ */
+static void marker_show_sites(struct seq_file *f, const struct marker_range *r,
+			      const struct marker_syms *ms)
+{
+	char where[KSYM_SYMBOL_LEN];
+	const struct marker_site *s;
+	u8 insn[MARKER_SITE_SIZE];
+	unsigned long code;
+
+	for (s = r->sites; s < r->sites_stop; s++) {
+		if (!marker_site_writable(s, r))
+			continue;
+		code = marker_site_code(s);
+		if (copy_from_kernel_nofault(insn, (void *)code, sizeof(insn)))
+			continue;
+		/* function+offset/size, without the " [module]" */
+		sprint_symbol(where, code);
+		*strchrnul(where, ' ') = '\0';
+		seq_printf(f, "%s %s %s %*phN %s %s\n",
+			   marker_sym_at(ms, code), where,
+			   arch_marker_site_armed(s) ? "armed" : "disarmed",
+			   MARKER_SITE_SIZE, insn, marker_site_marker(s)->name,
+			   marker_range_owner(r));
+	}
+}
+
+static int marker_sites_show(struct seq_file *f, void *v)
+{
+	const struct marker_syms *ms = f->private;
+	const struct marker_range *r;
+
+	mutex_lock(&markers_mutex);
+	marker_show_sites(f, &marker_vmlinux, ms);
+	list_for_each_entry(r, &marker_modules, list)
+		marker_show_sites(f, r, ms);
+	mutex_unlock(&markers_mutex);
+	return 0;
+}
+
+/* kallsyms and module_mutex are walked before markers_mutex is taken. */
+static int marker_sites_open(struct inode *inode, struct file *file)
+{
+	struct marker_syms *ms;
+	int ret;
+
+	ms = kzalloc(sizeof(*ms), GFP_KERNEL);
+	if (!ms)
+		return -ENOMEM;
+	/* Without kallsyms, sites have no symbol: "-". */
+	ret = kallsyms_on_each_symbol(marker_sym_add, ms);
+	if (!ret)
+		ret = module_kallsyms_on_each_symbol(marker_sym_add, ms);
+	if (ret == -EOPNOTSUPP)
+		ret = 0;
+	if (!ret)
+		ret = single_open(file, marker_sites_show, ms);
+	if (ret)
+		marker_syms_free(ms);
+	return ret;
+}
+
+static int marker_sites_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *f = file->private_data;
+
+	marker_syms_free(f->private);
+	return single_release(inode, file);
+}
+
+static const struct file_operations marker_sites_fops = {
+	.owner = THIS_MODULE,
+	.open = marker_sites_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = marker_sites_release,
+};
+#endif /* CONFIG_HAVE_ARCH_MARKERS */
+
+static int __init marker_debugfs_init(void)
+{
+	marker_debugfs_dir = debugfs_create_dir("markers", NULL);
+	debugfs_create_file("markers", 0400, marker_debugfs_dir, NULL,
+			    &marker_markers_fops);
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+	debugfs_create_file("sites", 0400, marker_debugfs_dir, NULL,
+			    &marker_sites_fops);
+#endif
+	return 0;
+}
+late_initcall(marker_debugfs_init);
+#endif /* CONFIG_DEBUG_FS */

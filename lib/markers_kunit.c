@@ -274,6 +274,16 @@ static void markers_test_errors(struct kunit *test)
 			marker_probe_unregister_private_data(probe_int, &l));
 }
 
+/* marker_is_loaded(): vmlinux's markers are, names no code has are not. */
+static void markers_test_is_loaded(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, marker_is_loaded("markers_kunit_basic"));
+	KUNIT_EXPECT_TRUE(test, marker_is_loaded("markers_kunit_noargs"));
+	KUNIT_EXPECT_FALSE(test, marker_is_loaded("markers_kunit_none"));
+	KUNIT_EXPECT_FALSE(test, marker_is_loaded("markers_kunit_basi"));
+	KUNIT_EXPECT_FALSE(test, marker_is_loaded(""));
+}
+
 static void markers_test_pending(struct kunit *test)
 {
 	struct probe_log l = {};
@@ -901,6 +911,7 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_private),
 	KUNIT_CASE(markers_test_errors),
 	KUNIT_CASE(markers_test_pending),
+	KUNIT_CASE(markers_test_is_loaded),
 	KUNIT_CASE_PARAM(markers_test_expansions, expansion_gen_params),
 	KUNIT_CASE(markers_test_contexts),
 	KUNIT_CASE(markers_test_unregister_waits),

@@ -182,6 +182,7 @@ int marker_probe_unregister_private_data(marker_probe_func *probe,
 void *marker_get_private_data(const char *name, marker_probe_func *probe,
 			      int num);
 void marker_synchronize_unregister(void);
+bool marker_is_loaded(const char *name);
 
 #else /* !CONFIG_MARKERS */
 
@@ -221,6 +222,11 @@ static inline void *marker_get_private_data(const char *name,
 
 static inline void marker_synchronize_unregister(void)
 {
+}
+
+static inline bool marker_is_loaded(const char *name)
+{
+	return false;
 }
 
 #endif /* CONFIG_MARKERS */
