@@ -33,6 +33,30 @@ check "it fired once per pass" \
 # The address is named after the instrumented function, not the symbol.
 check "at test_markers_event+offset" \
 	eq "$(grep -c 'site: (test_markers_event+0x[0-9a-f]*/' $T/trace)" 2
+# site_state: the site's state and first byte, as debugfs shows them.
+site_state() {
+	grep " test_markers_event test_markers\$" \
+		/sys/kernel/debug/markers/sites | cut -d' ' -f3,4 | cut -c1-8
+}
+
+# Armed, the site is a jmp: the kprobe still fires once per pass.
+if modinfo marker_loader >/dev/null 2>&1; then
+	check "armed through marker_loader" \
+		modprobe marker_loader markers=test_markers_event
+	check "armed: a jmp, the kprobe event being off" \
+		eq "$(site_state)" "armed e9"
+	echo 1 > $T/events/markers_test/site/enable
+	check "armed under the kprobe's int3" eq "$(site_state)" "armed cc"
+	echo 1 > $T/events/markers/marker/enable
+	echo 5 > /sys/module/test_markers/parameters/pass
+	echo 0 > $T/events/markers/marker/enable
+	echo 0 > $T/events/markers_test/site/enable
+	check "armed, it fired once more" \
+		eq "$(grep -c 'site: (' $T/trace)" 3
+	check "and the marker was recorded" \
+		eq "$(grep -c 'marker: test_markers_event: value 5' $T/trace)" 1
+	check "marker_loader unloads" modprobe -r marker_loader
+fi
 check "kprobe event removed" \
 	sh -c "echo '-:markers_test/site' >> $T/kprobe_events"
 check "marker module unloads" modprobe -r test_markers
