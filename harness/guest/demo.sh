@@ -56,4 +56,50 @@ grep 'site:' $T/trace | sed 's/^ */    /'
 echo '-:demo/site' >> $T/kprobe_events
 modprobe -r test_markers
 
+D=/sys/kernel/debug
+step "6. The samples: markers in several contexts, a probe that prints" \
+	"samples/markers: marker-example passes four markers on each write" \
+	"to a debugfs file, in process context and then from a timer;" \
+	"probe-example prints every hit, decoded by the marker's format:"
+dmesg -c > /dev/null
+modprobe probe-example
+modprobe marker-example
+echo > $D/marker-example/trigger
+sleep 0.2
+kmsg probe_example
+
+step "7. What debugfs shows" \
+	"/sys/kernel/debug/markers/markers lists each marker, its owner," \
+	"sites, armed sites, probes and format; .../sites lists each site" \
+	"with its symbol, function+offset, state and bytes:"
+grep ' marker_example ' $D/markers/markers | sed 's/^/    /'
+grep ' marker_example$' $D/markers/sites | sed 's/^/    /'
+modprobe -r probe-example
+echo
+echo "With probe-example gone, the sites are NOPs again:"
+grep ' marker_example$' $D/markers/sites | sed 's/^/    /'
+
+step "8. No module to write: marker_loader and the trace buffer" \
+	"marker_loader connects one probe to markers named in its parameter" \
+	"or written to .../markers/enable, and records each hit as a" \
+	"markers:marker trace event, formatted when the trace is read:"
+echo "    # modprobe marker_loader markers=example_process,example_wide"
+modprobe marker_loader markers=example_process,example_wide
+echo "    # echo example_timer > $D/markers/enable"
+echo example_timer > $D/markers/enable
+echo > $T/trace
+echo 1 > $T/events/markers/marker/enable
+echo > $D/marker-example/trigger
+sleep 0.2
+echo 0 > $T/events/markers/marker/enable
+grep 'marker:' $T/trace | sed 's/^ */    /'
+echo
+echo "Bad input is refused, with a log line, and changes nothing:"
+dmesg -c > /dev/null
+echo "    # echo no_such_marker > $D/markers/enable"
+{ echo no_such_marker > $D/markers/enable; } 2>&1 | sed 's/^/    /'
+kmsg marker_loader
+modprobe -r marker_loader
+modprobe -r marker-example
+
 step "The end: the guest powers off by itself."
