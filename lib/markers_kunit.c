@@ -460,6 +460,15 @@ static int fail_injected;
 
 static int fail_slab(struct kprobe *kp, struct pt_regs *regs)
 {
+	gfp_t gfp = (__force gfp_t)regs_get_kernel_argument(regs, 1);
+
+	/*
+	 * Not kmemleak's own metadata, allocated with each object: it asks
+	 * with __GFP_NOMEMALLOC (gfp_kmemleak_mask()), which markers never
+	 * use, and falls back to a pool when it fails.
+	 */
+	if (gfp & __GFP_NOMEMALLOC)
+		return 0;
 	if (current != READ_ONCE(fail_task) || --fail_countdown)
 		return 0;
 	fail_injected++;

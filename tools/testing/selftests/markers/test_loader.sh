@@ -104,31 +104,63 @@ check "  logged" \
 	test "$(dmesg | grep -c 'markers=: invalid marker name "b-c"')" -ge 1
 
 # 100 rounds of it: connect by parameter and through debugfs, record,
-# decode, disconnect, unload the marker module while connected, unload.
+# decode, a kprobe event on the marker's symbol, bad input, disconnect,
+# unload the marker module while connected, unload.
 # Enabling the first event and removing the last would also switch the
 # sched_wakeup tracepoint on and off (for record-cmd) each round, through
 # text_poke_bp(): under QEMU's multi-threaded TCG, CPUs then kept running
 # a stale int3 there with interrupts off and the kernel's own sync never
 # completed.  That is not what is tested here.
 echo 0 > $T/options/record-cmd
+KL=$D/kmemleak
+if [ -w $KL ]; then
+	echo scan > $KL
+	echo clear > $KL
+fi
+modprobe marker-example
+sym=$(grep -o ' __mark\.example_process\.marker_example\.[0-9]*' \
+	/proc/kallsyms | tr -d ' ')
+modprobe -r marker-example
+me="pid $$ comm $(cat /proc/$$/comm)"
+want="loop|marker: example_process: $me|marker: example_noargs:  |loop|marker: example_process: $me|"
 dmesg -c >/dev/null
 i=0
+got=
 while [ $i -lt 100 ]; do
-	echo > $T/trace &&
-	modprobe marker_loader markers=example_process &&
-	modprobe marker-example &&
-	echo 1 > $T/events/markers/marker/enable &&
-	echo example_noargs > $E &&
-	echo > $D/marker-example/trigger &&
-	echo example_noargs > $X &&
-	echo > $D/marker-example/trigger &&
-	[ "$(events 'example_[a-z]*' | tr '\n' '|')" = \
-	  "marker: example_process: pid $$ comm $(cat /proc/$$/comm)|marker: example_noargs:  |marker: example_process: pid $$ comm $(cat /proc/$$/comm)|" ] &&
-	modprobe -r marker-example &&
-	modprobe -r marker_loader || break
+	step=trace; echo > $T/trace &&
+	step=loader; modprobe marker_loader markers=example_process &&
+	step=markers; modprobe marker-example &&
+	step=kprobe; echo "p:markers_test/loop $sym" >> $T/kprobe_events &&
+	step=kprobe-on; echo 1 > $T/events/markers_test/loop/enable &&
+	step=event-on; echo 1 > $T/events/markers/marker/enable &&
+	step=enable; echo example_noargs > $E &&
+	step=bad; [ "$("$(dirname "$0")/write_file" $E 'bad name!')" = \
+		    "Invalid argument" ] &&
+	step=trigger; echo > $D/marker-example/trigger &&
+	step=disable; echo example_noargs > $X &&
+	step=trigger2; echo > $D/marker-example/trigger &&
+	step=kprobe-off; echo 0 > $T/events/markers_test/loop/enable &&
+	step=kprobe-rm; echo '-:markers_test/loop' >> $T/kprobe_events &&
+	step=trace-read; got=$(grep -o -e 'loop: ' \
+				 -e 'marker: example_[a-z]*: .*' $T/trace |
+			       sed 's/: $//' | tr '\n' '|') &&
+	step=compare; [ "$got" = "$want" ] &&
+	step=markers-rm; modprobe -r marker-example &&
+	step=loader-rm; modprobe -r marker_loader || break
 	i=$((i + 1))
 done
-check "100 rounds, every hit recorded and decoded" eq $i 100
+[ $i = 100 ] ||
+	echo "# round $i failed at $step: got '$got', expected '$want'"
+check "100 rounds, every hit recorded and decoded, the kprobe too" eq $i 100
+if [ -w $KL ]; then
+	# kmemleak reports objects older than 5 s that nothing points to.
+	sleep 6
+	echo scan > $KL
+	check "no leak (kmemleak)" eq "$(grep -c '^unreferenced object' $KL)" 0
+	cat $KL
+else
+	echo "# no kmemleak in this kernel: leaks not checked here"
+fi
 check "no splat in them" \
 	eq "$(dmesg | grep -c -e 'BUG' -e 'WARNING' -e 'Oops')" 0
 modprobe -q -r marker-example marker_loader 2>/dev/null
