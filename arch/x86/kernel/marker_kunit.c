@@ -125,6 +125,10 @@ static struct hold_test {
 	bool armed;		/* the state being patched to */
 	bool owner_pass;	/* pass on the patching CPU at step 1 */
 	unsigned int stall_ms;	/* spin at step 1 that long */
+	bool late;		/* trap twice on the passer's CPU at step 3 */
+	int cpu;		/* the passer's CPU */
+	bool late_handled[2];
+	unsigned long late_ip[2];
 	int go;
 	int passed;
 	int held[4];		/* a CPU was held after step n */
@@ -167,6 +171,22 @@ static bool passed(void)
 	return READ_ONCE(ht.passed);
 }
 
+/*
+ * Two traps on the site after release, as a CPU that fetched the int3
+ * before byte 0 became final would take, and a stale copy after it.
+ */
+static void late_traps(void *info)
+{
+	struct pt_regs regs = { .cs = __KERNEL_CS };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		regs.ip = marker_site_code(ht.site) + INT3_INSN_SIZE;
+		ht.late_handled[i] = marker_int3_handler(&regs);
+		ht.late_ip[i] = regs.ip;
+	}
+}
+
 static void hold_step(unsigned int step)
 {
 	memcpy(ht.bytes[step], (void *)marker_site_code(ht.site),
@@ -186,12 +206,14 @@ static void hold_step(unsigned int step)
 		ht.held[2] = holding() == 1 && !READ_ONCE(ht.passed);
 	} else {
 		ht.held[3] = !spin_until(passed, 2000);
+		if (ht.late)
+			smp_call_function_single(ht.cpu, late_traps, NULL, 1);
 	}
 }
 
 /* Patch the hold site to @armed with a passer on another CPU. */
 static void hold_run(struct kunit *test, bool armed, bool owner_pass,
-		     unsigned int stall_ms)
+		     unsigned int stall_ms, bool late)
 {
 	struct task_struct *t;
 	int cpu;
@@ -209,6 +231,8 @@ static void hold_run(struct kunit *test, bool armed, bool owner_pass,
 	ht.armed = armed;
 	ht.owner_pass = owner_pass;
 	ht.stall_ms = stall_ms;
+	ht.late = late;
+	ht.cpu = cpu;
 	t = kthread_create(hold_passer, NULL, "markers_hold");
 	if (!ht.site || IS_ERR(t)) {
 		migrate_enable();
@@ -268,7 +292,7 @@ static void markers_x86_test_hold(struct kunit *test)
 		long hits = atomic_long_read(&probe_hits);
 
 		marker_x86_hold_stats(&st0);
-		hold_run(test, armed, false, 0);
+		hold_run(test, armed, false, 0, false);
 		marker_x86_hold_stats(&st);
 		KUNIT_EXPECT_TRUE_MSG(test, ht.held[1], "armed %d", armed);
 		KUNIT_EXPECT_TRUE_MSG(test, ht.held[2], "armed %d", armed);
@@ -296,7 +320,7 @@ static void markers_x86_test_owner(struct kunit *test)
 	/* Disarm: the emulated NOP does not call the probe. */
 	hits = atomic_long_read(&probe_hits);
 	marker_x86_hold_stats(&st0);
-	hold_run(test, false, true, 0);
+	hold_run(test, false, true, 0, false);
 	marker_x86_hold_stats(&st);
 	KUNIT_EXPECT_EQ(test, ht.hits_at_owner_pass, hits);
 	KUNIT_EXPECT_EQ(test, st.emulated, st0.emulated + 1);
@@ -304,7 +328,7 @@ static void markers_x86_test_owner(struct kunit *test)
 	/* Arm: the emulated jmp does. */
 	hits = atomic_long_read(&probe_hits);
 	marker_x86_hold_stats(&st0);
-	hold_run(test, true, true, 0);
+	hold_run(test, true, true, 0, false);
 	marker_x86_hold_stats(&st);
 	KUNIT_EXPECT_EQ(test, ht.hits_at_owner_pass, hits + 1);
 	KUNIT_EXPECT_EQ(test, st.emulated, st0.emulated + 1);
@@ -320,7 +344,7 @@ static void markers_x86_test_timeout(struct kunit *test)
 
 	marker_hold_timeout_ms = 20;
 	marker_x86_hold_stats(&st0);
-	hold_run(test, false, false, 100);
+	hold_run(test, false, false, 100, false);
 	marker_x86_hold_stats(&st);
 	marker_hold_timeout_ms = saved;
 
@@ -492,6 +516,34 @@ static void markers_x86_test_stale(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.retried - st0.retried, 1UL);
 }
 
+/*
+ * A trap after release emulates the new instruction; a second one on the
+ * same CPU in the same chunk is counted stale: hardware cannot take it.
+ */
+static void markers_x86_test_late(struct kunit *test)
+{
+	struct marker_hold_stats st0, st;
+	unsigned long next;
+	bool armed;
+
+	for (armed = false; ; armed = true) {
+		marker_x86_hold_stats(&st0);
+		hold_run(test, armed, false, 0, true);
+		marker_x86_hold_stats(&st);
+		next = armed ? marker_site_target(ht.site) :
+			       marker_site_code(ht.site) + MARKER_SITE_SIZE;
+		KUNIT_EXPECT_TRUE(test, ht.late_handled[0]);
+		KUNIT_EXPECT_TRUE(test, ht.late_handled[1]);
+		KUNIT_EXPECT_EQ(test, ht.late_ip[0], next);
+		KUNIT_EXPECT_EQ(test, ht.late_ip[1], next);
+		KUNIT_EXPECT_EQ(test, st.late - st0.late, 2UL);
+		KUNIT_EXPECT_EQ(test, st.stale - st0.stale, 1UL);
+		KUNIT_EXPECT_EQ(test, st.emulated - st0.emulated, 2UL);
+		if (armed)
+			break;
+	}
+}
+
 static struct kunit_case markers_x86_hold_cases[] = {
 	KUNIT_CASE(markers_x86_test_hold),
 	KUNIT_CASE(markers_x86_test_owner),
@@ -499,6 +551,7 @@ static struct kunit_case markers_x86_hold_cases[] = {
 	KUNIT_CASE(markers_x86_test_refuse),
 	KUNIT_CASE(markers_x86_test_kprobe_toggle),
 	KUNIT_CASE(markers_x86_test_stale),
+	KUNIT_CASE(markers_x86_test_late),
 	{}
 };
 
