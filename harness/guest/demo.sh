@@ -3,6 +3,9 @@
 # Guest side of `make demo`: show markers working, step by step.
 step() { printf '\n=== %s\n' "$1"; shift; for l; do echo "$l"; done; }
 kmsg() { dmesg | sed -n "s/^\[[ 0-9.]*\] $1: /    /p"; }
+# Keep the sched tracepoints still: see no_record_cmd in the kselftests'
+# lib.sh (a QEMU multi-threaded TCG hang in stock text_poke_bp()).
+echo 0 > /sys/kernel/tracing/options/record-cmd
 
 step "1. The core, tested at boot" \
 	"This kernel has markers: MARK(name, format, args...) sites that" \

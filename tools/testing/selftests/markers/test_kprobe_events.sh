@@ -13,6 +13,7 @@ if [ ! -w $T/kprobe_events ]; then
 	exit $ksft_skip
 fi
 
+no_record_cmd
 check "marker module loads" modprobe test_markers
 # The init site's symbol went with the init text: one is left.
 syms=$(grep -o ' __mark\.test_markers_event\.test_markers\.[0-9.]*' \

@@ -19,6 +19,7 @@ fi
 modprobe -q -r marker_loader probe-example marker-example 2>/dev/null
 E=$D/markers/enable
 X=$D/markers/disable
+no_record_cmd
 
 trigger() {
 	echo > $D/marker-example/trigger
@@ -106,12 +107,6 @@ check "  logged" \
 # 100 rounds of it: connect by parameter and through debugfs, record,
 # decode, a kprobe event on the marker's symbol, bad input, disconnect,
 # unload the marker module while connected, unload.
-# Enabling the first event and removing the last would also switch the
-# sched_wakeup tracepoint on and off (for record-cmd) each round, through
-# text_poke_bp(): under QEMU's multi-threaded TCG, CPUs then kept running
-# a stale int3 there with interrupts off and the kernel's own sync never
-# completed.  That is not what is tested here.
-echo 0 > $T/options/record-cmd
 KL=$D/kmemleak
 if [ -w $KL ]; then
 	echo scan > $KL
@@ -164,5 +159,4 @@ fi
 check "no splat in them" \
 	eq "$(dmesg | grep -c -e 'BUG' -e 'WARNING' -e 'Oops')" 0
 modprobe -q -r marker-example marker_loader 2>/dev/null
-echo 1 > $T/options/record-cmd
 exit $rc
