@@ -4,7 +4,9 @@
 # boot.sh VARIANT MODE [extra kernel args]: boot the variant's kernel and
 # initramfs under QEMU/TCG with 4 CPUs; the console goes to stdout and to
 # out/build-VARIANT/console-MODE.log.  QEMU is killed after $GUEST_TIMEOUT
-# seconds; the exit status is QEMU's (124/137 on timeout).
+# seconds; the exit status is QEMU's (124/137 on timeout).  TCG_THREAD
+# (multi|single), SMP (4) and QEMU_EXTRA (more QEMU options, such as -s or
+# -icount) change the machine.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -27,8 +29,8 @@ if [ "$variant" = generic ]; then
 fi
 
 timeout -k 10 "$GUEST_TIMEOUT" $qemu \
-	-nodefaults -machine q35 -accel tcg,thread=${TCG_THREAD:-multi} -cpu $cpu -smp 4 \
+	-nodefaults -machine q35 -accel tcg,thread=${TCG_THREAD:-multi} -cpu $cpu -smp ${SMP:-4} \
 	-m $mem -kernel "$b/arch/x86/boot/bzImage" "${guest[@]}" \
-	-append "console=ttyS0 panic=-1 harness=$mode $*" \
-	-no-reboot -display none -serial stdio < /dev/null |
+	-append "console=ttyS0 panic=-1 softlockup_all_cpu_backtrace=1 harness=$mode $*" \
+	-no-reboot -display none -serial stdio ${QEMU_EXTRA:-} < /dev/null |
 	tee "$b/console-$mode.log"
