@@ -619,6 +619,22 @@ void marker_x86_hold_stats(struct marker_hold_stats *st)
 	st->late = atomic_long_read(&marker_late);
 	st->stale = atomic_long_read(&marker_stale);
 	st->holding = atomic_read(&marker_holding);
-	st->max_hold_us = div64_u64(max * 1000, khz);
+	st->max_hold_ns = div64_u64(max * 1000000, khz);
+	st->max_hold_us = div64_u64(st->max_hold_ns, 1000);
 }
+EXPORT_SYMBOL_GPL(marker_x86_hold_stats);
+
+/**
+ * marker_x86_hold_stats_reset_max() - start measuring the longest hold anew
+ *
+ * For benchmarks that want the longest hold of one operation.
+ */
+void marker_x86_hold_stats_reset_max(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		per_cpu(marker_max_hold, cpu) = 0;
+}
+EXPORT_SYMBOL_GPL(marker_x86_hold_stats_reset_max);
 

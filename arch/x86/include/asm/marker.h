@@ -87,6 +87,7 @@ bool marker_int3_handler(struct pt_regs *regs);
  *	   same chunk: a stale int3, which hardware does not run
  * @holding: CPUs held right now
  * @max_hold_us: the longest a CPU was held, in microseconds
+ * @max_hold_ns: the same, in nanoseconds
  */
 struct marker_hold_stats {
 	unsigned long holds;
@@ -99,9 +100,11 @@ struct marker_hold_stats {
 	unsigned long stale;
 	int holding;
 	unsigned long long max_hold_us;
+	unsigned long long max_hold_ns;
 };
 
 void marker_x86_hold_stats(struct marker_hold_stats *st);
+void marker_x86_hold_stats_reset_max(void);
 extern unsigned int marker_hold_timeout_ms;
 #ifdef CONFIG_MARKERS_KUNIT_TEST
 extern void (*marker_x86_test_step)(unsigned int step);
