@@ -1,0 +1,106 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of `make bench`: drive lib/markers_bench.c through debugfs.
+# bench.part=pass: per-pass, per-hit and recording figures (sections
+# 1-3); bench.part=arm: arming latency, sync rounds and holds (4-5).
+# The host reads the "markers_bench: row ..." and "... arm ..." lines.
+part=$(sed -n 's/.*bench\.part=\([a-z]*\).*/\1/p' /proc/cmdline)
+R=/sys/kernel/debug/markers_bench/run
+T=/sys/kernel/tracing
+OPT=/proc/sys/debug/kprobes-optimization
+# The sched tracepoints stay still (see the kselftests' lib.sh).
+echo 0 > $T/options/record-cmd
+echo 8 > /proc/sys/kernel/printk
+run() {
+	echo "$*" > $R || echo "bench: '$*' failed"
+}
+
+if ! modprobe markers_bench; then
+	echo "bench: markers_bench does not load"
+	exit 1
+fi
+echo "bench: $(nproc) CPUs"
+
+pass() {
+	# 1. Disabled, per pass.
+	run time empty pass/empty
+	run time mark pass/mark
+	run time tp pass/tracepoint
+	run time key pass/static_branch
+	run time flag pass/flag
+	run time trace_mark pass/trace_mark
+	# 2. Enabled, per hit, with 1, 2 and 4 empty probes.
+	for n in 1 2 4; do
+		run probes mark $n
+		run time mark hit/mark-$n
+		run probes tp $n
+		run time tp hit/tracepoint-$n
+		run probes trace_mark $n
+		run time trace_mark hit/trace_mark-$n
+	done
+	run probes mark 0
+	run key 1
+	run time key hit/static_branch-call
+	run key 0
+	run flag 1
+	run time flag hit/flag-call
+	run flag 0
+	# A kprobe on the MARK_SYM address, the marker disabled.
+	echo 0 > $OPT
+	run kprobe 1
+	run time mark hit/kprobe
+	run kprobe 0
+	echo 1 > $OPT
+	run kprobe 1
+	sleep 1
+	if grep -q 'markers_bench.*OPTIMIZED' /sys/kernel/debug/kprobes/list
+	then
+		run time mark hit/kprobe-optimized
+	else
+		echo "bench: the kprobe optimizer left the MARK_SYM kprobe an int3"
+	fi
+	run kprobe 0
+
+	# 3. Recording the same values into the ring buffer.
+	echo 0 > $OPT
+	run time rec_mark rec/none
+	modprobe marker_loader markers=bench_rec
+	echo > $T/trace
+	echo 1 > $T/events/markers/marker/enable
+	run time rec_mark rec/marker_loader
+	echo 0 > $T/events/markers/marker/enable
+	echo "bench: recorded $(grep -c 'marker: bench_rec: seq' $T/trace)" \
+		"marker_loader events, e.g.:"
+	grep -m1 'marker: bench_rec: seq' $T/trace
+	modprobe -r marker_loader
+	echo > $T/trace
+	echo 1 > $T/events/markers_bench/bench_rec/enable
+	run time rec_event rec/trace_event
+	echo 0 > $T/events/markers_bench/bench_rec/enable
+	grep -m1 'bench_rec: seq' $T/trace
+	sym=$(grep -o ' __mark\.bench_rec\.markers_bench\.[0-9]*' \
+		/proc/kallsyms | tr -d ' ')
+	echo "p:bench/rec $sym seq=@bench_seq:u32 value=@bench_value:u64" \
+		"name=+0(@bench_name_p):string" >> $T/kprobe_events
+	echo > $T/trace
+	echo 1 > $T/events/bench/rec/enable
+	run time rec_mark rec/kprobe_event
+	echo 0 > $T/events/bench/rec/enable
+	grep -m1 'rec: (' $T/trace
+	echo '-:bench/rec' >> $T/kprobe_events
+	echo 1 > $OPT
+}
+
+arm() {
+	echo 0 > $OPT
+	run arm
+	echo 1 > $OPT
+}
+
+case "$part" in
+pass) pass ;;
+arm) arm ;;
+*) echo "bench: bench.part=pass|arm" ;;
+esac
+modprobe -r markers_bench
+echo "bench: done"
