@@ -169,11 +169,13 @@ for what, name in kinds:
     lines.append(line)
 gp = arm.get(('synchronize_rcu', 1))
 section('4. Arming and disarming one marker, key or set of kprobes',
-        'Median latency (virtual time, icount: 1 ns per instruction) / sync '
-        'rounds (ours, or text_poke_sync() calls).  A second CPU passes the '
-        'sites meanwhile.  [2] includes a grace period: synchronize_rcu() '
+        'Median latency / sync rounds (ours; for static keys and kprobes, '
+        'do_sync_core() calls over the CPUs).  Host time under '
+        'single-threaded TCG running 2 vCPUs in turn: noisy, but the sync '
+        'rounds are exact.  A second CPU passes the sites meanwhile.  [2] includes a grace period: synchronize_rcu() '
         f'alone took {fmt(gp[0] if gp else None, 0)} us here.',
-        ['operation'] + [f'{s:,} sites' for s in sizes], lines)
+        ['operation'] + [f'{s:,} site{"s" if s > 1 else ""}'
+                         for s in sizes], lines)
 lines = []
 for what, name in kinds[:2]:
     line = [name]
@@ -185,8 +187,11 @@ for what, name in kinds[:2]:
                           f'{hold / 1000:.2f}', 'us', '', ''])
     lines.append(line)
 section('5. Longest a CPU was held in the int3 handler', 'Over all runs; '
-        'the passing CPU is held while its site is mid-patch.',
-        ['operation'] + [f'{s:,} sites' for s in sizes], lines)
+        'the passing CPU is held when it meets a site mid-patch.  Each '
+        'hold lasts at most one chunk of 16 sites; more sites give more '
+        'chunks, so more holds to take the longest of.',
+        ['operation'] + [f'{s:,} site{"s" if s > 1 else ""}'
+                         for s in sizes], lines)
 
 
 # 6. Size, from the module.
@@ -245,15 +250,17 @@ if 'hit/mark-1' in d and 'hit/tracepoint-1' in d:
 per = {s: arm[('mark-arm', s)][1] / max(1, -(-s // 16))
        for s in sizes if ('mark-arm', s) in arm}
 if per:
-    md.append('- Sync rounds per chunk of 16 sites when arming: ' +
-              ', '.join(f'{v:g} ({s:,} sites)' for s, v in per.items()) +
+    md.append('- Sync rounds per chunk of 16 sites when arming (by site '
+              'count): ' +
+              ', '.join(f'{v:g} ({s:,})' for s, v in per.items()) +
               '.')
 holds = [arm[('mark-arm', s)][2] / 1000 for s in sizes
          if ('mark-arm', s) in arm]
 if holds:
     md.append('- Longest hold when arming, by site count: ' +
               ', '.join(f'{h:.0f} us' for h in holds) +
-              ' (host time under multi-threaded TCG: noisy).')
+              ' (host time, 2 vCPUs in turn on one host thread: a held vCPU '
+              'waits for the patching one to be scheduled).')
 md.append('')
 
 with open(f'{outdir}/bench.md', 'w') as f:
