@@ -749,7 +749,8 @@ static int bench_arm_size(const struct bench_size *sz)
 	/*
 	 * Registering a kprobe decodes its whole function, looking each
 	 * instruction up in the module's kallsyms, linearly: with 11,111
-	 * MARK_SYM symbols here that is about 0.1 s per kprobe under TCG.
+	 * MARK_SYM symbols here that is up to half a second per kprobe
+	 * under TCG.
 	 */
 	if (sz->sites <= BENCH_MAX_KPROBES)
 		ret = ret ?: bench_arm_row("kprobes-register", sz,
