@@ -294,8 +294,8 @@ static noinline void keys_n1000(void)
 }
 
 /*
- * 10,000 sites, in ten functions of 1,000: objtool follows one function's
- * branches recursively, and runs out of stack on 10,000.  The functions
+ * 10,000 sites, in ten functions of 1,000: building one function of
+ * 10,000 crashed (a segfault in the object's build).  The functions
  * differ (by @k) so that GCC does not fold them into one.
  */
 static __always_inline void marks_1000(int k)
