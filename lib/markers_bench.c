@@ -31,7 +31,6 @@
 #include <linux/kthread.h>
 #include <linux/marker.h>
 #include <linux/module.h>
-#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -583,7 +582,7 @@ static int bench_kprobe_pre(struct kprobe *p, struct pt_regs *regs)
 static struct kprobe bench_kp = { .pre_handler = bench_kprobe_pre };
 static bool bench_kp_on;	/* bench_mutex */
 
-/* The address of the first site of @name in this module, or 0. */
+/* The address of the @nth site of @name in this module, or 0. */
 static unsigned long bench_site_addr(const char *name, unsigned int nth)
 {
 	const struct marker_site *s = THIS_MODULE->marker_sites;
@@ -854,8 +853,11 @@ static ssize_t bench_run_write(struct file *file, const char __user *ubuf,
 	char buf[64];
 	int ret;
 
-	if (count >= sizeof(buf))
+	if (count >= sizeof(buf)) {
+		pr_err("a write of %zu bytes: a command has at most %zu\n",
+		       count, sizeof(buf) - 1);
 		return -EINVAL;
+	}
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';

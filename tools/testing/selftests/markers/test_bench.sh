@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# markers_bench, which `make bench` drives: its commands print rows, and
+# bad ones are refused with EINVAL and a log line.  (Its figures are not
+# checked here; they are what make bench is for.)
+. "$(dirname "$0")/lib.sh"
+require_root
+D=/sys/kernel/debug
+[ -d $D/markers ] || mount -t debugfs nodev $D
+if ! modinfo markers_bench >/dev/null 2>&1; then
+	echo "markers: markers_bench not built"
+	exit $ksft_skip
+fi
+R=$D/markers_bench/run
+W="$(dirname "$0")/write_file"
+rows() {
+	dmesg | grep -c "markers_bench: row $1 [0-9][0-9]*\$"
+}
+# armed: the bench_pass marker's armed sites, from debugfs.  (Not from
+# the sites file: naming 11,123 sites there takes a minute under TCG,
+# each a linear search of the module's symbols.)
+armed() {
+	grep '^bench_pass markers_bench ' $D/markers/markers |
+		grep -o 'armed=[0-9]*'
+}
+
+dmesg -c >/dev/null
+check "markers_bench loads" modprobe markers_bench loops=1000 runs=3
+for l in empty mark trace_mark tp key flag rec_mark rec_event; do
+	check "time $l" eq "$("$W" $R "time $l t/$l")" ok
+	check "  a row for it" eq "$(rows t/$l)" 1
+done
+check "one probe on the marker" eq "$("$W" $R 'probes mark 1')" ok
+check "  armed, its site" eq "$(armed)" armed=1
+check "time with it" eq "$("$W" $R 'time mark t/hit')" ok
+check "  a row" eq "$(rows t/hit)" 1
+check "four probes on the tracepoint" eq "$("$W" $R 'probes tp 4')" ok
+check "  the marker is disarmed again" eq "$(armed)" armed=0
+check "a kprobe on the marker's site" eq "$("$W" $R 'kprobe 1')" ok
+check "  fires: time with it" eq "$("$W" $R 'time mark t/kprobe')" ok
+check "  and goes" eq "$("$W" $R 'kprobe 0')" ok
+check "probes off" eq "$("$W" $R 'probes tp 0')" ok
+check "no such loop: EINVAL" \
+	eq "$("$W" $R 'time nosuch x')" "Invalid argument"
+check "five probes: EINVAL" \
+	eq "$("$W" $R 'probes mark 5')" "Invalid argument"
+check "probes on something else: EINVAL" \
+	eq "$("$W" $R 'probes nosuch 1')" "Invalid argument"
+check "an unknown command: EINVAL (logged as such)" \
+	eq "$("$W" $R 'frob')" "Invalid argument"
+check "arm with an argument: EINVAL" \
+	eq "$("$W" $R 'arm 1')" "Invalid argument"
+check "a 1 MB write: EINVAL" \
+	eq "$("$W" $R -s 1048576)" "Invalid argument"
+check "  each logged" eq "$(dmesg | grep -c -e 'time nosuch: no such loop' \
+	-e 'probes mark 5: what is' -e 'probes nosuch 1: what is' \
+	-e 'markers_bench: unknown command' \
+	-e 'a write of 1048576 bytes')" 6
+check "markers_bench unloads" modprobe -r markers_bench
+check "no splat" eq "$(dmesg | grep -c -e 'BUG' -e 'WARNING' -e 'Oops')" 0
+exit $rc
