@@ -24,6 +24,7 @@ bash "$TOP/harness/build.sh" default || exit 1
 # python3-matplotlib draws the plot; Debian's python3 has it.
 if ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
 	log "installing python3-matplotlib for the plot"
+	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 		--no-install-recommends python3-matplotlib > /dev/null ||
 		log "no python3-matplotlib: no plot"
