@@ -9,6 +9,12 @@ set -uo pipefail
 
 results=()
 logs=()
+# The result counter itself: a clean log passes, a planted oops fails.
+if bash "$TOP/harness/tests/count-test.sh"; then
+	results+=(--pass count-test)
+else
+	results+=(--fail count-test)
+fi
 boot_args_default="preempt=full"
 boot_args_debug=""
 boot_args_generic=""

@@ -10,10 +10,12 @@ Exit status 1 when anything failed, went missing, or splatted.
 A test that was planned (1..N) but never reported counts as failed; so do
 skips: this project's tests are expected to run.
 """
+import os
 import re
 import sys
 
-EXPECT_CPUS = 4
+# boot.sh boots $SMP CPUs (4 unless told otherwise); all must come up.
+EXPECT_CPUS = int(os.environ.get('SMP', '4'))
 
 PREFIX = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 RESULT = re.compile(r'^(\s*)(not ok|ok) (\d+) ?-? ?([^#]*?)\s*(#.*)?$')
@@ -30,6 +32,11 @@ SPLATS = [
     r'sleeping function called from invalid context',
     r'scheduling while atomic', r'segfault', r'Unable to handle',
     r'stack-protector', r'double fault', r'invalid opcode',
+    # Every x86 die() banner, whatever the trap: "divide error: 0000 [#1]",
+    # "int3: 0000 [#1]", "general protection fault, ...: 0000 [#1]".
+    r': [0-9a-f]{4} \[#\d+\]',
+    # The end of any oops or warning dump.
+    r'---\[ end trace',
 ]
 SPLAT = re.compile('|'.join(SPLATS))
 # Lines that match SPLAT but are not splats.

@@ -330,13 +330,38 @@ static struct marker_batch {
 	bool armed;
 } marker_batch;
 
+#ifdef CONFIG_MARKERS_KUNIT_TEST
+/*
+ * Called with a batch that is about to be written, markers_mutex held:
+ * lets tests widen the window between choosing sites and writing them.
+ */
+void (*marker_test_flush)(const struct marker_site *const *sites,
+			  unsigned int nr);
+EXPORT_SYMBOL_GPL(marker_test_flush);
+
+static void marker_test_flush_hook(const struct marker_batch *b)
+{
+	void (*fn)(const struct marker_site *const *sites, unsigned int nr);
+
+	fn = READ_ONCE(marker_test_flush);
+	if (fn)
+		fn(b->sites, b->nr);
+}
+#else
+static inline void marker_test_flush_hook(const struct marker_batch *b)
+{
+}
+#endif
+
 static void marker_batch_flush(void)
 {
 	struct marker_batch *b = &marker_batch;
 
 	lockdep_assert_held(&markers_mutex);
-	if (b->nr)
+	if (b->nr) {
+		marker_test_flush_hook(b);
 		arch_marker_sites_set(b->sites, b->nr, b->armed);
+	}
 	b->nr = 0;
 }
 

@@ -4,6 +4,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/context_tracking.h>
 #include <linux/delay.h>
 #include <linux/error-injection.h>
 #include <linux/hardirq.h>
@@ -141,12 +142,28 @@ static noinline void pass_macro_thrice(void)
  * after the text is freed must leave it alone (the markers kselftest
  * connects test_markers_probe to it).
  */
+static noinline void __init pass_init_race(void)
+{
+	MARK(markers_kunit_init_race, MARK_NOARGS);
+}
+
 static int __init markers_kunit_init_site(void)
 {
 	MARK(markers_kunit_init, "value %d", 1);
+	pass_init_race();
 	return 0;
 }
 late_initcall(markers_kunit_init_site);
+
+/*
+ * A site in built-in __exit code, which x86 keeps among the init sections
+ * and frees with them at boot: connecting a probe to it after boot must
+ * not write it (the kselftest test_init.sh does so).
+ */
+static void __exit __used markers_kunit_exit_site(void)
+{
+	MARK(markers_kunit_exit, "value %d", 1);
+}
 
 static void markers_test_connect(struct kunit *test)
 {
@@ -446,6 +463,31 @@ static void markers_test_contexts(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, l.in_softirq);
 	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
 }
+
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+/*
+ * Where RCU is not watching (the idle loop, a CPU going offline) probes
+ * are not called: the probe array they would be read from is freed after
+ * a grace period that does not wait for such a CPU.
+ */
+static void markers_test_rcu_idle(struct kunit *test)
+{
+	struct probe_log l = {};
+	unsigned long flags;
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
+						       "value %d", probe_int, &l));
+	local_irq_save(flags);
+	ct_idle_enter();
+	pass_basic(1);
+	ct_idle_exit();
+	local_irq_restore(flags);
+	pass_basic(2);
+	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
+	KUNIT_EXPECT_EQ(test, l.calls, 1);
+	KUNIT_EXPECT_EQ(test, l.args[0], 2);
+}
+#endif
 
 #if defined(CONFIG_FUNCTION_ERROR_INJECTION) && defined(CONFIG_KPROBES) && \
 	!defined(CONFIG_SLOB)
@@ -923,6 +965,9 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_is_loaded),
 	KUNIT_CASE_PARAM(markers_test_expansions, expansion_gen_params),
 	KUNIT_CASE(markers_test_contexts),
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	KUNIT_CASE(markers_test_rcu_idle),
+#endif
 	KUNIT_CASE(markers_test_unregister_waits),
 #if defined(CONFIG_FUNCTION_ERROR_INJECTION) && defined(CONFIG_KPROBES) && \
 	!defined(CONFIG_SLOB)
@@ -956,7 +1001,93 @@ static struct kunit_suite markers_test_suite = {
 	.test_cases = markers_test_cases,
 };
 
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+/*
+ * vmlinux init text freed while a batch that chose one of its sites is
+ * being written.  A thread connects a probe to markers_kunit_init_race,
+ * whose site is in init text, and holds its batch (marker_test_flush)
+ * until the kernel sets SYSTEM_FREEING_INITMEM, which it does after every
+ * suite has run, then until init memory is freed, or 2 s.  The kernel
+ * must not free it while the batch is pending.  The verdict is logged
+ * after the boot; test_init.sh reads it.
+ */
+static struct {
+	unsigned long site;
+	struct completion chosen;
+	bool freed;
+	struct probe_log log;
+} init_race;
+
+/* /sys/module/markers_kunit/parameters/init_race: what happened. */
+static char *init_race_verdict = "not run";
+module_param_named(init_race, init_race_verdict, charp, 0444);
+MODULE_PARM_DESC(init_race, "Whether init memory was there when the init race's site was written");
+
+static void init_race_flush(const struct marker_site *const *sites,
+			    unsigned int nr)
+{
+	unsigned int i, ms;
+
+	for (i = 0; i < nr && marker_site_code(sites[i]) != init_race.site; i++)
+		;
+	if (i == nr)
+		return;
+	complete(&init_race.chosen);
+	for (ms = 0; ms < 300000 && system_state < SYSTEM_FREEING_INITMEM;
+	     ms += 10)
+		msleep(10);
+	for (ms = 0; ms < 2000 && system_state < SYSTEM_RUNNING; ms += 10)
+		msleep(10);
+	init_race.freed = system_state == SYSTEM_RUNNING;
+}
+
+static int init_race_thread(void *data)
+{
+	int ret;
+
+	WRITE_ONCE(marker_test_flush, init_race_flush);
+	ret = marker_probe_register("markers_kunit_init_race", NULL, probe_a,
+				    &init_race.log);
+	WRITE_ONCE(marker_test_flush, NULL);
+	init_race_verdict = ret ? "not connected" :
+			    init_race.freed ? "freed" : "there";
+	pr_info("markers_kunit: init race: connected (%d); init memory %s when the site was written\n",
+		ret, init_race.freed ? "was freed" : "was there");
+	if (!ret)
+		marker_probe_unregister("markers_kunit_init_race", probe_a,
+					&init_race.log);
+	return 0;
+}
+
+static void markers_test_init_race(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_kunit_init_race");
+	struct task_struct *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	init_race.site = marker_site_code(s);
+	init_completion(&init_race.chosen);
+	t = kthread_run(init_race_thread, NULL, "markers_initrace");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&init_race.chosen,
+							    10 * HZ));
+}
+
+static struct kunit_case markers_init_race_cases[] = {
+	KUNIT_CASE(markers_test_init_race),
+	{}
+};
+
+/* After every other markers suite: its batch holds markers_mutex. */
+static struct kunit_suite markers_init_race_suite = {
+	.name = "markers_init_race",
+	.test_cases = markers_init_race_cases,
+};
+
+kunit_test_suites(&markers_test_suite, &markers_init_race_suite);
+#else
 kunit_test_suites(&markers_test_suite);
+#endif
 
 MODULE_DESCRIPTION("KUnit tests for kernel markers");
 MODULE_LICENSE("GPL");

@@ -8,8 +8,12 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/init.h>
+#include <linux/kthread.h>
 #include <linux/marker.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 
 static bool verbose;
@@ -76,6 +80,111 @@ static const struct kernel_param_ops pass_ops = {
 module_param_cb(pass, &pass_ops, NULL, 0200);
 MODULE_PARM_DESC(pass, "Pass marker test_markers_event with this value");
 
+#if defined(CONFIG_MARKERS_KUNIT_TEST) && defined(CONFIG_HAVE_ARCH_MARKERS)
+/*
+ * init_race=1: a thread connects a probe to test_markers_init_race, whose
+ * site is in this module's init text, while the module initializes, and
+ * holds the batch (marker_test_flush) until init text is freed or 3 s
+ * have passed.  The module then finishes initializing, and its init text
+ * must not be freed while the batch is pending.
+ */
+static bool init_race;
+module_param(init_race, bool, 0444);
+MODULE_PARM_DESC(init_race, "Race the freeing of init text against arming a site in it");
+
+static struct {
+	unsigned long site;
+	struct completion chosen;
+	struct completion done;
+	bool freed;
+} race;
+
+static noinline void __init pass_init_race(void)
+{
+	MARK(test_markers_init_race, MARK_NOARGS);
+}
+
+static void race_probe(void *probe_private, void *call_private,
+		       const char *fmt, va_list *args)
+{
+}
+
+static void race_flush(const struct marker_site *const *sites,
+		       unsigned int nr)
+{
+	unsigned int i, ms;
+
+	for (i = 0; i < nr && marker_site_code(sites[i]) != race.site; i++)
+		;
+	if (i == nr)
+		return;
+	complete(&race.chosen);
+	for (ms = 0; ms < 3000 && vmalloc_to_page((void *)race.site); ms += 10)
+		msleep(10);
+	race.freed = !vmalloc_to_page((void *)race.site);
+}
+
+static int race_thread(void *data)
+{
+	int ret;
+
+	WRITE_ONCE(marker_test_flush, race_flush);
+	ret = marker_probe_register("test_markers_init_race", NULL, race_probe,
+				    NULL);
+	WRITE_ONCE(marker_test_flush, NULL);
+	pr_info("init race: connected (%d); init text %s when the site was written\n",
+		ret, race.freed ? "was freed" : "was there");
+	if (!ret)
+		marker_probe_unregister("test_markers_init_race", race_probe,
+					NULL);
+	complete(&race.done);
+	return 0;
+}
+
+static int __init race_start(void)
+{
+	const struct marker_site *s = THIS_MODULE->marker_sites;
+	const struct marker_site *stop = s + THIS_MODULE->num_marker_sites;
+	struct task_struct *t;
+
+	pass_init_race();
+	for (; s < stop; s++)
+		if (!strcmp(marker_site_marker(s)->name, "test_markers_init_race"))
+			race.site = marker_site_code(s);
+	init_completion(&race.chosen);
+	init_completion(&race.done);
+	t = kthread_run(race_thread, NULL, "test_markers_race");
+	if (IS_ERR(t)) {
+		complete(&race.done);
+		return PTR_ERR(t);
+	}
+	if (!wait_for_completion_timeout(&race.chosen, 10 * HZ)) {
+		pr_err("FAIL: init race: the site was not chosen\n");
+		wait_for_completion(&race.done);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void race_wait(void)
+{
+	if (init_race)
+		wait_for_completion(&race.done);
+}
+#else
+static bool init_race;
+
+static int __init race_start(void)
+{
+	pr_err("init_race needs CONFIG_MARKERS_KUNIT_TEST\n");
+	return -EOPNOTSUPP;
+}
+
+static void race_wait(void)
+{
+}
+#endif
+
 static int __init check(const char *what, bool ok)
 {
 	if (ok)
@@ -113,14 +222,19 @@ static int __init test_markers_init(void)
 					     test_probe, NULL);
 
 	test_markers_event_init(10);
+	if (!ret && init_race)
+		ret = race_start();
 	if (!ret)
 		pr_info("ok\n");
 	return ret;
 }
 module_init(test_markers_init);
 
+/* test_markers_exit is passed once, as the module goes. */
 static void __exit test_markers_exit(void)
 {
+	race_wait();
+	MARK(test_markers_exit, "value %d", 1);
 }
 module_exit(test_markers_exit);
 

@@ -113,6 +113,8 @@ static atomic_long_t marker_syncs;
 static atomic_long_t marker_retried;
 static atomic_long_t marker_late;
 static atomic_long_t marker_stale;
+static atomic_long_t marker_resends;
+static u64 marker_max_window;		/* text_mutex */
 static DEFINE_PER_CPU(unsigned long, marker_late_seq);
 static unsigned long marker_timeouts_told;	/* text_mutex */
 static atomic_t marker_holding;
@@ -122,7 +124,11 @@ static DEFINE_PER_CPU(u64, marker_max_hold);
 unsigned int marker_hold_timeout_ms __read_mostly = 1000;
 
 #ifdef CONFIG_MARKERS_KUNIT_TEST
-/* Called after each step, preemption off: lets KUnit stop the patcher. */
+/*
+ * Called with step 0 after each write to the sites of a chunk, and with
+ * step n after the sync that ends step n: lets KUnit stop the patcher and
+ * check the order of writes and syncs.  Preemption is off.
+ */
 void (*marker_x86_test_step)(unsigned int step);
 
 static void marker_test_step(unsigned int step)
@@ -132,9 +138,27 @@ static void marker_test_step(unsigned int step)
 	if (fn)
 		fn(step);
 }
+
+/*
+ * Asked by the sync IPI before it acknowledges: true drops the ack, as if
+ * the handler had read the previous generation.
+ */
+bool (*marker_x86_test_drop_ack)(void);
+
+static bool marker_test_drop_ack(void)
+{
+	bool (*fn)(void) = READ_ONCE(marker_x86_test_drop_ack);
+
+	return fn && fn();
+}
 #else
 static inline void marker_test_step(unsigned int step)
 {
+}
+
+static inline bool marker_test_drop_ack(void)
+{
+	return false;
 }
 #endif
 
@@ -151,6 +175,8 @@ static __always_inline void marker_sync_ack(void)
 
 static void marker_sync_ipi(void *info)
 {
+	if (marker_test_drop_ack())
+		return;
 	marker_sync_ack();
 }
 
@@ -379,6 +405,7 @@ static void marker_poke_write(struct marker_poke_desc *d, unsigned int from,
 	for (p = d->vec; p < d->vec + d->nr; p++)
 		text_poke((void *)p->addr + from, len ? p->new + from : &int3,
 			  len ?: INT3_INSN_SIZE);
+	marker_test_step(0);
 }
 
 /*
@@ -389,6 +416,7 @@ static void marker_poke_chunk(struct marker_poke_desc *d)
 {
 	u64 khz = tsc_khz ?: 1000000;
 	unsigned int i;
+	u64 window;
 
 	lockdep_assert_held(&text_mutex);
 	if (!d->nr)
@@ -405,6 +433,7 @@ static void marker_poke_chunk(struct marker_poke_desc *d)
 	/* Pairs with the smp_rmb() in marker_int3_handler(). */
 	smp_wmb();
 
+	window = rdtsc();
 	marker_poke_write(d, 0, 0);
 	marker_sync(d);
 	marker_test_step(1);
@@ -422,6 +451,8 @@ static void marker_poke_chunk(struct marker_poke_desc *d)
 	/* Byte 0 written before held CPUs return to it. */
 	smp_store_release(&d->released, 1);
 	marker_sync(d);
+	window = rdtsc() - window;
+	marker_max_window = max(marker_max_window, window);
 	marker_test_step(3);
 
 	/*
@@ -618,9 +649,12 @@ void marker_x86_hold_stats(struct marker_hold_stats *st)
 	st->retried = atomic_long_read(&marker_retried);
 	st->late = atomic_long_read(&marker_late);
 	st->stale = atomic_long_read(&marker_stale);
+	st->resends = atomic_long_read(&marker_resends);
 	st->holding = atomic_read(&marker_holding);
 	st->max_hold_ns = div64_u64(max * 1000000, khz);
 	st->max_hold_us = div64_u64(st->max_hold_ns, 1000);
+	st->max_window_ns = div64_u64(READ_ONCE(marker_max_window) * 1000000,
+				      khz);
 }
 EXPORT_SYMBOL_GPL(marker_x86_hold_stats);
 
@@ -635,6 +669,9 @@ void marker_x86_hold_stats_reset_max(void)
 
 	for_each_possible_cpu(cpu)
 		per_cpu(marker_max_hold, cpu) = 0;
+	mutex_lock(&text_mutex);
+	marker_max_window = 0;
+	mutex_unlock(&text_mutex);
 }
 EXPORT_SYMBOL_GPL(marker_x86_hold_stats_reset_max);
 

@@ -7,6 +7,7 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/kdebug.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -16,6 +17,7 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
 #include <asm/nops.h>
@@ -58,14 +60,35 @@ static noinline void pass_batch(void)
 #ifdef CONFIG_MARKERS_KUNIT_STRESS
 #define MARK_STRESS()	MARK(markers_x86_stress, "magic %lu", HOLD_MAGIC)
 
-/* 4 sites of one marker: one chunk. */
+/*
+ * 4 sites of one marker, one chunk: two bare, one inside an irq-safe lock
+ * that the hrtimers also take, one inside a lock that only tasks take,
+ * some of them with interrupts off.
+ */
 #define STRESS_SITES	4
+static DEFINE_SPINLOCK(stress_irqsafe);
+static DEFINE_SPINLOCK(stress_process);
+
 static noinline void pass_stress(void)
 {
 	MARK_STRESS();
 	MARK_STRESS();
+}
+
+static noinline void pass_stress_irqsafe(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&stress_irqsafe, flags);
 	MARK_STRESS();
+	spin_unlock_irqrestore(&stress_irqsafe, flags);
+}
+
+static noinline void pass_stress_process(void)
+{
+	spin_lock(&stress_process);
 	MARK_STRESS();
+	spin_unlock(&stress_process);
 }
 #endif
 
@@ -131,6 +154,9 @@ static struct hold_test {
 	unsigned long late_ip[2];
 	int go;
 	int passed;
+	bool fake;		/* the passer calls the handler itself */
+	struct pt_regs regs;	/* with these registers, returned here */
+	bool handled;
 	int held[4];		/* a CPU was held after step n */
 	u8 bytes[4][MARKER_SITE_SIZE];
 	long hits_at_owner_pass;
@@ -142,8 +168,14 @@ static int hold_passer(void *data)
 
 	while (!READ_ONCE(ht.go) && time_before(jiffies, end))
 		cpu_relax();
-	if (READ_ONCE(ht.go))
+	if (READ_ONCE(ht.go) && ht.fake) {
+		/* A trap on the site from a preemptible context. */
+		local_irq_disable();
+		ht.handled = marker_int3_handler(&ht.regs);
+		local_irq_enable();
+	} else if (READ_ONCE(ht.go)) {
 		pass_hold();
+	}
 	/* The pass before the flag the step hook waits for. */
 	smp_store_release(&ht.passed, 1);
 	while (!kthread_should_stop())
@@ -189,6 +221,8 @@ static void late_traps(void *info)
 
 static void hold_step(unsigned int step)
 {
+	if (!step)
+		return;		/* a write, not a step's end */
 	memcpy(ht.bytes[step], (void *)marker_site_code(ht.site),
 	       MARKER_SITE_SIZE);
 	if (step == 1) {
@@ -204,12 +238,14 @@ static void hold_step(unsigned int step)
 	} else if (step == 2) {
 		mdelay(10);
 		ht.held[2] = holding() == 1 && !READ_ONCE(ht.passed);
-	} else {
+	} else if (step == 3) {
 		ht.held[3] = !spin_until(passed, 2000);
 		if (ht.late)
 			smp_call_function_single(ht.cpu, late_traps, NULL, 1);
 	}
 }
+
+static bool hold_fake;
 
 /* Patch the hold site to @armed with a passer on another CPU. */
 static void hold_run(struct kunit *test, bool armed, bool owner_pass,
@@ -233,6 +269,11 @@ static void hold_run(struct kunit *test, bool armed, bool owner_pass,
 	ht.stall_ms = stall_ms;
 	ht.late = late;
 	ht.cpu = cpu;
+	ht.fake = hold_fake;
+	ht.regs.cs = __KERNEL_CS;
+	ht.regs.flags = X86_EFLAGS_IF | X86_EFLAGS_FIXED;
+	if (ht.site)
+		ht.regs.ip = marker_site_code(ht.site) + INT3_INSN_SIZE;
 	t = kthread_create(hold_passer, NULL, "markers_hold");
 	if (!ht.site || IS_ERR(t)) {
 		migrate_enable();
@@ -570,6 +611,494 @@ static struct kunit_suite markers_x86_hold_suite = {
 };
 
 /*
+ * The hazards of holding CPUs: each case below failed on the patcher
+ * before it was made safe (Documentation/markers.txt, section 5).
+ */
+
+/* A site nobody passes or connects to; the tests only write it. */
+static noinline void __used pass_quiet(void)
+{
+	MARK(markers_x86_quiet, "magic %lu", HOLD_MAGIC);
+}
+
+static atomic_t acks_to_drop;
+
+static bool drop_one_ack(void)
+{
+	return atomic_add_unless(&acks_to_drop, -1, 0);
+}
+
+/*
+ * A sync IPI that runs but does not acknowledge, as one that read the
+ * previous generation would: the patcher sends it again, and the sync
+ * ends.
+ */
+static void markers_x86_test_lost_ack(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_x86_quiet");
+	struct marker_hold_stats st0, st;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU");
+	marker_x86_hold_stats(&st0);
+	atomic_set(&acks_to_drop, 1);
+	WRITE_ONCE(marker_x86_test_drop_ack, drop_one_ack);
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, true));
+	WRITE_ONCE(marker_x86_test_drop_ack, NULL);
+	marker_x86_hold_stats(&st);
+	KUNIT_EXPECT_EQ(test, atomic_read(&acks_to_drop), 0);
+	KUNIT_EXPECT_GE(test, st.resends - st0.resends, 1UL);
+	KUNIT_EXPECT_EQ(test, st.syncs - st0.syncs, 3UL);
+	KUNIT_EXPECT_TRUE(test, arch_marker_site_armed(s));
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, false));
+}
+
+/*
+ * Every write to the sites is followed by a sync before the patcher
+ * leaves the chunk: the events are write, sync, write, sync, write, sync.
+ */
+static unsigned int step_log[16];
+static unsigned int step_nr;
+
+static void log_step(unsigned int step)
+{
+	if (step_nr < ARRAY_SIZE(step_log))
+		step_log[step_nr] = step;
+	step_nr++;
+}
+
+static void markers_x86_test_write_then_sync(struct kunit *test)
+{
+	static const unsigned int want[] = { 0, 1, 0, 2, 0, 3 };
+	const struct marker_site *s = site_of("markers_x86_quiet");
+	bool armed;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	for (armed = true; ; armed = false) {
+		step_nr = 0;
+		WRITE_ONCE(marker_x86_test_step, log_step);
+		KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, armed));
+		WRITE_ONCE(marker_x86_test_step, NULL);
+		KUNIT_EXPECT_EQ_MSG(test, step_nr, (unsigned int)ARRAY_SIZE(want),
+				    "armed %d", armed);
+		for (i = 0; i < ARRAY_SIZE(want) && i < step_nr; i++)
+			KUNIT_EXPECT_EQ_MSG(test, step_log[i], want[i],
+					    "event %d, armed %d", i, armed);
+		if (!armed)
+			break;
+	}
+}
+
+/*
+ * An int3 on a site that no chunk has and that byte 0 still holds is
+ * someone else's: the last die notifier leaves it to die() instead of
+ * sending the CPU back to trap again forever.
+ */
+static void markers_x86_test_foreign_int3(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_x86_quiet");
+	struct pt_regs regs = { .cs = __KERNEL_CS };
+	struct marker_hold_stats st0, st;
+	unsigned long code;
+	u8 byte0;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	code = marker_site_code(s);
+	byte0 = *(u8 *)code;
+	marker_x86_hold_stats(&st0);
+	poke_byte(s, INT3_INSN_OPCODE);
+	regs.ip = code + INT3_INSN_SIZE;
+	KUNIT_EXPECT_NE(test, notify_die(DIE_INT3, "int3", &regs, 0,
+					 X86_TRAP_BP, SIGTRAP), NOTIFY_STOP);
+	KUNIT_EXPECT_EQ(test, regs.ip, code + INT3_INSN_SIZE);
+	poke_byte(s, byte0);
+	marker_x86_hold_stats(&st);
+	KUNIT_EXPECT_EQ(test, st.retried, st0.retried);
+	KUNIT_EXPECT_FALSE(test, arch_marker_site_armed(s));
+}
+
+/*
+ * A refused site fails the registration that wanted it armed, and
+ * leaves nothing connected: the other sites of the marker are disarmed
+ * again and the probe is not registered.
+ */
+static void markers_x86_test_refused(struct kunit *test)
+{
+	const struct marker_site *v[BATCH_SITES];
+	int n = sites_get("markers_x86_batch", v, ARRAY_SIZE(v));
+	u8 byte0;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, n, BATCH_SITES);
+	KUNIT_ASSERT_TRUE(test, sites_armed(v, n, false));
+	byte0 = *(u8 *)marker_site_code(v[5]);
+	/* A torn site: a jmp's first byte over a NOP's tail. */
+	poke_byte(v[5], JMP32_INSN_OPCODE);
+	ret = marker_probe_register("markers_x86_batch", "magic %lu",
+				    probe_count, NULL);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, marker_get_private_data("markers_x86_batch",
+							  probe_count, 0),
+			    ERR_PTR(-ENOENT));
+	poke_byte(v[5], byte0);
+	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, false));
+	if (!ret)
+		marker_probe_unregister("markers_x86_batch", probe_count, NULL);
+	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, false));
+}
+
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+static atomic_t bp_hits;
+
+static void count_bp(struct perf_event *bp, struct perf_sample_data *data,
+		     struct pt_regs *regs)
+{
+	if (raw_smp_processor_id() == READ_ONCE(ht.cpu))
+		atomic_inc(&bp_hits);
+}
+
+/*
+ * A held CPU runs the site again when it is released, yet an execute
+ * breakpoint on the site (perf's mem:ADDR:x) counts one pass once.
+ */
+static void markers_x86_test_breakpoint(struct kunit *test)
+{
+	struct perf_event * __percpu *bp;
+	struct perf_event_attr attr;
+	bool armed;
+
+	for (armed = false; ; armed = true) {
+		hw_breakpoint_init(&attr);
+		attr.bp_addr = marker_site_code(site_of("markers_x86_hold"));
+		attr.bp_len = sizeof(long);
+		attr.bp_type = HW_BREAKPOINT_X;
+		bp = register_wide_hw_breakpoint(&attr, count_bp, NULL);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR((void __force *)bp),
+				       "breakpoint: %ld",
+				       PTR_ERR((void __force *)bp));
+		atomic_set(&bp_hits, 0);
+		hold_run(test, armed, false, 0, false);
+		unregister_wide_hw_breakpoint(bp);
+		KUNIT_EXPECT_TRUE_MSG(test, ht.held[2], "armed %d", armed);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&bp_hits), 1,
+				    "armed %d", armed);
+		if (armed)
+			break;
+	}
+}
+#endif
+
+#ifdef CONFIG_KPROBES
+static unsigned long poke_watch;
+static atomic_t pokes_seen;
+
+static int count_text_poke(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long addr = regs_get_kernel_argument(regs, 0);
+
+	if (addr - READ_ONCE(poke_watch) < MARKER_SITE_SIZE)
+		atomic_inc(&pokes_seen);
+	return 0;
+}
+
+/*
+ * Arming and disarming under a kprobe on byte 0 write bytes 1-4 behind
+ * its int3, and tell perf so (for Intel PT decoders), as every other
+ * write to a site does.
+ */
+static void markers_x86_test_kprobe_text_poke(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_x86_quiet");
+	struct kprobe *kp, *watch;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	watch = kunit_kzalloc(test, sizeof(*watch), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	KUNIT_ASSERT_NOT_NULL(test, watch);
+	kp->addr = (void *)marker_site_code(s);
+	kp->pre_handler = count_kprobe;
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(kp));
+	watch->symbol_name = "perf_event_text_poke";
+	watch->pre_handler = count_text_poke;
+	WRITE_ONCE(poke_watch, marker_site_code(s));
+	atomic_set(&pokes_seen, 0);
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(watch));
+
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, true));
+	KUNIT_EXPECT_EQ(test, atomic_read(&pokes_seen), 1);
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, false));
+	KUNIT_EXPECT_EQ(test, atomic_read(&pokes_seen), 2);
+
+	unregister_kprobe(watch);
+	unregister_kprobe(kp);
+	KUNIT_EXPECT_EQ(test, 0, memcmp((void *)marker_site_code(s),
+					x86_nops[5], MARKER_SITE_SIZE));
+}
+
+/*
+ * A disabled kprobe has no int3 on the site: an int3 there is someone
+ * else's, and the site is refused, its bytes and the kprobe's saved
+ * opcode left as they were.
+ */
+static void markers_x86_test_kprobe_foreign(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_x86_quiet");
+	struct kprobe *kp;
+	u8 *code;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	code = (u8 *)marker_site_code(s);
+	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	kp->addr = (void *)code;
+	kp->pre_handler = count_kprobe;
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(kp));
+	KUNIT_ASSERT_EQ(test, 0, disable_kprobe(kp));
+	KUNIT_ASSERT_EQ(test, code[0], x86_nops[5][0]);
+	poke_byte(s, INT3_INSN_OPCODE);
+
+	KUNIT_EXPECT_EQ(test, -EINVAL, arch_marker_site_set(s, true));
+	KUNIT_EXPECT_EQ(test, 0, memcmp(code + 1, x86_nops[5] + 1,
+					MARKER_SITE_SIZE - 1));
+	KUNIT_EXPECT_EQ(test, kp->opcode, x86_nops[5][0]);
+
+	poke_byte(s, x86_nops[5][0]);
+	unregister_kprobe(kp);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(code, x86_nops[5], MARKER_SITE_SIZE));
+}
+#endif
+
+/*
+ * A held CPU returns to the site with RF set in its flags, so that an
+ * execute breakpoint there, which fired before the int3, does not fire
+ * again for the same pass.
+ */
+static void markers_x86_test_held_rf(struct kunit *test)
+{
+	hold_fake = true;
+	hold_run(test, true, false, 0, false);
+	hold_fake = false;
+	KUNIT_EXPECT_TRUE(test, ht.held[2]);
+	KUNIT_EXPECT_TRUE(test, ht.handled);
+	KUNIT_EXPECT_EQ(test, ht.regs.ip, marker_site_code(ht.site));
+	KUNIT_EXPECT_TRUE(test, ht.regs.flags & X86_EFLAGS_RF);
+}
+
+/*
+ * Markers inside sections that hold spinlocks, passed on one CPU while
+ * another CPU arms and disarms them:
+ *   irqsafe_timer: an irq-safe lock that an hrtimer on the patching CPU
+ *		    takes every 20 us;
+ *   irqsafe_ipi:   the same lock, the passer sending the patching CPU an
+ *		    IPI whose handler takes it just before it passes;
+ *   process:	    a lock only tasks take, which contenders on the other
+ *		    CPUs take with interrupts off.
+ * No pass may be held until a timeout, and no sync may stall.
+ */
+enum lock_mode { LOCK_IRQSAFE_TIMER, LOCK_IRQSAFE_IPI, LOCK_PROCESS };
+
+static const char * const lock_modes[] = {
+	"irqsafe_timer", "irqsafe_ipi", "process",
+};
+
+#define LOCK_TOGGLES	200
+#define LOCK_SECONDS	30
+
+static DEFINE_SPINLOCK(lock_irqsafe);
+static DEFINE_SPINLOCK(lock_process);
+
+static struct lock_test {
+	enum lock_mode mode;
+	int patcher;
+	int stop;
+	atomic_long_t passes;
+	atomic_long_t takes;
+	call_single_data_t csd;
+	struct hrtimer timer;
+} lt;
+
+static noinline void pass_lock(void)
+{
+	MARK(markers_x86_lock, "magic %lu", HOLD_MAGIC);
+}
+
+static void lock_ipi(void *info)
+{
+	spin_lock(&lock_irqsafe);
+	atomic_long_inc(&lt.takes);
+	spin_unlock(&lock_irqsafe);
+}
+
+static enum hrtimer_restart lock_tick(struct hrtimer *t)
+{
+	spin_lock(&lock_irqsafe);
+	atomic_long_inc(&lt.takes);
+	spin_unlock(&lock_irqsafe);
+	if (READ_ONCE(lt.stop))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(20 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static int lock_passer(void *data)
+{
+	unsigned long flags;
+	long n = 0;
+
+	while (!READ_ONCE(lt.stop)) {
+		if (lt.mode == LOCK_PROCESS) {
+			spin_lock(&lock_process);
+			pass_lock();
+			spin_unlock(&lock_process);
+		} else {
+			spin_lock_irqsave(&lock_irqsafe, flags);
+			if (lt.mode == LOCK_IRQSAFE_IPI)
+				smp_call_function_single_async(lt.patcher,
+							       &lt.csd);
+			pass_lock();
+			spin_unlock_irqrestore(&lock_irqsafe, flags);
+		}
+		if (!(++n & 15))
+			cond_resched();
+	}
+	atomic_long_add(n, &lt.passes);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* Takes the process-only lock with interrupts off, as it may. */
+static int lock_contender(void *data)
+{
+	long n = 0;
+
+	while (!READ_ONCE(lt.stop)) {
+		spin_lock_irq(&lock_process);
+		atomic_long_inc(&lt.takes);
+		spin_unlock_irq(&lock_process);
+		if (!(++n & 15))
+			cond_resched();
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static void lock_timer_start(void *info)
+{
+	hrtimer_init(&lt.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	lt.timer.function = lock_tick;
+	hrtimer_start(&lt.timer, ns_to_ktime(20 * NSEC_PER_USEC), HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static void lock_desc(const char * const *mode, char *desc)
+{
+	strscpy(desc, *mode, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(lock, lock_modes, lock_desc);
+
+static void markers_x86_test_lock(struct kunit *test)
+{
+	const char * const *mode = test->param_value;
+	struct task_struct *t[NR_CPUS] = {};
+	const struct marker_site *s = site_of("markers_x86_lock");
+	unsigned long start = jiffies, end = start + LOCK_SECONDS * HZ;
+	struct marker_hold_stats st0, st;
+	int cpu, i, passer = -1;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	memset(&lt, 0, sizeof(lt));
+	lt.mode = mode - lock_modes;
+	INIT_CSD(&lt.csd, lock_ipi, NULL);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_x86_lock",
+						       "magic %lu",
+						       probe_count, NULL));
+	migrate_disable();
+	lt.patcher = raw_smp_processor_id();
+	for_each_online_cpu(cpu) {
+		if (cpu == lt.patcher)
+			continue;
+		if (passer < 0) {
+			passer = cpu;
+			t[cpu] = kthread_create_on_cpu(lock_passer, NULL, cpu,
+						       "markers_lock/%u");
+		} else if (lt.mode == LOCK_PROCESS) {
+			t[cpu] = kthread_create_on_cpu(lock_contender, NULL,
+						       cpu, "markers_lockc/%u");
+		}
+		if (IS_ERR_OR_NULL(t[cpu]))
+			t[cpu] = NULL;
+		else
+			wake_up_process(t[cpu]);
+	}
+	if (passer < 0) {
+		migrate_enable();
+		marker_probe_unregister("markers_x86_lock", probe_count, NULL);
+		kunit_skip(test, "needs a second CPU");
+	}
+	if (lt.mode == LOCK_IRQSAFE_TIMER)
+		lock_timer_start(NULL);
+
+	marker_x86_hold_stats_reset_max();
+	marker_x86_hold_stats(&st0);
+	for (i = 0; i < LOCK_TOGGLES && time_before(jiffies, end); i++)
+		arch_marker_site_set(s, i & 1);
+	marker_x86_hold_stats(&st);
+
+	WRITE_ONCE(lt.stop, 1);
+	if (lt.mode == LOCK_IRQSAFE_TIMER)
+		hrtimer_cancel(&lt.timer);
+	migrate_enable();
+	for_each_online_cpu(cpu)
+		if (t[cpu])
+			kthread_stop(t[cpu]);
+	arch_marker_site_set(s, true);
+	marker_probe_unregister("markers_x86_lock", probe_count, NULL);
+
+	kunit_info(test, "%s: %d toggles in %u ms, %ld passes, %ld lock takes; %lu holds, %lu emulated, %lu timeouts, %lu unheld, %lu resends; longest hold %llu us, longest window %llu us\n",
+		   *mode, i, jiffies_to_msecs(jiffies - start),
+		   atomic_long_read(&lt.passes), atomic_long_read(&lt.takes),
+		   st.holds - st0.holds, st.emulated - st0.emulated,
+		   st.timeouts - st0.timeouts, st.unheld - st0.unheld,
+		   st.resends - st0.resends, st.max_hold_ns / 1000,
+		   st.max_window_ns / 1000);
+	KUNIT_EXPECT_EQ(test, i, LOCK_TOGGLES);
+	KUNIT_EXPECT_EQ(test, st.timeouts, st0.timeouts);
+	KUNIT_EXPECT_EQ(test, st.unheld, st0.unheld);
+	KUNIT_EXPECT_LE(test, st.max_hold_ns, st.max_window_ns);
+	KUNIT_EXPECT_GT(test, atomic_long_read(&lt.passes), 0L);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
+}
+
+static struct kunit_case markers_x86_hazard_cases[] = {
+	KUNIT_CASE(markers_x86_test_lost_ack),
+	KUNIT_CASE(markers_x86_test_write_then_sync),
+	KUNIT_CASE(markers_x86_test_foreign_int3),
+	KUNIT_CASE(markers_x86_test_refused),
+	KUNIT_CASE(markers_x86_test_held_rf),
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+	KUNIT_CASE(markers_x86_test_breakpoint),
+#endif
+#ifdef CONFIG_KPROBES
+	KUNIT_CASE(markers_x86_test_kprobe_text_poke),
+	KUNIT_CASE(markers_x86_test_kprobe_foreign),
+#endif
+	KUNIT_CASE_PARAM(markers_x86_test_lock, lock_gen_params),
+	{}
+};
+
+static struct kunit_suite markers_x86_hazard_suite = {
+	.name = "markers_x86_hazards",
+	.init = hold_init,
+	.exit = hold_exit,
+	.test_cases = markers_x86_hazard_cases,
+};
+
+/*
  * Arming a marker with 20 sites takes two chunks of at most 16: six syncs,
  * not sixty.
  */
@@ -623,7 +1152,14 @@ static int stress_thread(void *data)
 
 	while (!READ_ONCE(stress.stop)) {
 		pass_stress();
-		if (!(++n & 63))
+		pass_stress_irqsafe();
+		pass_stress_process();
+		if (!(++n & 7)) {
+			/* Contend for the task-only lock, interrupts off. */
+			spin_lock_irq(&stress_process);
+			spin_unlock_irq(&stress_process);
+		}
+		if (!(n & 63))
 			cond_resched();
 	}
 	atomic_long_add(n, &stress.passes);
@@ -632,7 +1168,10 @@ static int stress_thread(void *data)
 	return 0;
 }
 
-/* Every 2 ms: pass the sites, and every 10 ms send the next CPU an NMI. */
+/*
+ * Every 2 ms: pass the sites, two of them inside the irq-safe lock, and
+ * every 10 ms send the next CPU an NMI.
+ */
 static enum hrtimer_restart stress_tick(struct hrtimer *t)
 {
 	int cpu = smp_processor_id();
@@ -640,6 +1179,7 @@ static enum hrtimer_restart stress_tick(struct hrtimer *t)
 	atomic_t *pending;
 
 	pass_stress();
+	pass_stress_irqsafe();
 	if (!(atomic_long_inc_return(&stress.timer_passes) % 5) &&
 	    next < nr_cpu_ids && next != cpu) {
 		pending = per_cpu_ptr(&stress_nmi_pending, next);
@@ -703,6 +1243,7 @@ static void markers_x86_test_stress(struct kunit *test)
 	}
 	on_each_cpu(stress_timer_start, NULL, 1);
 
+	marker_x86_hold_stats_reset_max();
 	marker_x86_hold_stats(&st0);
 	for (i = 0; i < STRESS_TOGGLES; i++) {
 		arch_marker_sites_set(v, n, i & 1);
@@ -728,18 +1269,20 @@ static void markers_x86_test_stress(struct kunit *test)
 		   atomic_long_read(&stress.timer_passes),
 		   atomic_long_read(&stress.nmi_passes),
 		   atomic_long_read(&probe_hits));
-	kunit_info(test, "%lu holds, %lu emulated (%lu late, %lu of them stale), %lu timeouts, %lu unheld, %lu retried, %lu syncs, longest hold %llu us\n",
+	kunit_info(test, "%lu holds, %lu emulated (%lu late, %lu of them stale), %lu timeouts, %lu unheld, %lu retried, %lu syncs, %lu resends, longest hold %llu us, longest window %llu us\n",
 		   st.holds - st0.holds, st.emulated - st0.emulated,
 		   st.late - st0.late, st.stale - st0.stale,
 		   st.timeouts - st0.timeouts, st.unheld - st0.unheld,
 		   st.retried - st0.retried, st.syncs - st0.syncs,
-		   st.max_hold_us);
+		   st.resends - st0.resends, st.max_hold_us,
+		   st.max_window_ns / 1000);
 
 	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, false));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
 	KUNIT_EXPECT_EQ(test, st.timeouts, st0.timeouts);
 	KUNIT_EXPECT_EQ(test, st.unheld, st0.unheld);
 	KUNIT_EXPECT_EQ(test, st.holding, 0);
+	KUNIT_EXPECT_LE(test, st.max_hold_ns, st.max_window_ns);
 	KUNIT_EXPECT_EQ(test, st.syncs - st0.syncs, 3UL * STRESS_TOGGLES);
 	KUNIT_EXPECT_GT(test, st.holds, st0.holds);
 	KUNIT_EXPECT_GT(test, atomic_long_read(&stress.nmi_passes), 0);
@@ -765,7 +1308,8 @@ static struct kunit_suite markers_x86_suite = {
 	.test_cases = markers_x86_cases,
 };
 
-kunit_test_suites(&markers_x86_hold_suite, &markers_x86_suite);
+kunit_test_suites(&markers_x86_hold_suite, &markers_x86_hazard_suite,
+		  &markers_x86_suite);
 
 MODULE_DESCRIPTION("KUnit tests for x86 marker site patching");
 MODULE_LICENSE("GPL");

@@ -85,9 +85,13 @@ bool marker_int3_handler(struct pt_regs *regs);
  * @late: hits after release, emulated (the CPU fetched the int3 before)
  * @stale: late hits on a CPU that had already returned from one in the
  *	   same chunk: a stale int3, which hardware does not run
+ * @resends: sync IPIs sent again to a CPU that had not acknowledged
  * @holding: CPUs held right now
  * @max_hold_us: the longest a CPU was held, in microseconds
  * @max_hold_ns: the same, in nanoseconds
+ * @max_window_ns: the longest window of a chunk, from its first int3 to
+ *		   the end of the sync after its release, in nanoseconds: no
+ *		   CPU can be held longer
  */
 struct marker_hold_stats {
 	unsigned long holds;
@@ -98,9 +102,11 @@ struct marker_hold_stats {
 	unsigned long retried;
 	unsigned long late;
 	unsigned long stale;
+	unsigned long resends;
 	int holding;
 	unsigned long long max_hold_us;
 	unsigned long long max_hold_ns;
+	unsigned long long max_window_ns;
 };
 
 void marker_x86_hold_stats(struct marker_hold_stats *st);
@@ -108,6 +114,7 @@ void marker_x86_hold_stats_reset_max(void);
 extern unsigned int marker_hold_timeout_ms;
 #ifdef CONFIG_MARKERS_KUNIT_TEST
 extern void (*marker_x86_test_step)(unsigned int step);
+extern bool (*marker_x86_test_drop_ack)(void);
 #endif
 #else
 static __always_inline bool marker_int3_handler(struct pt_regs *regs)

@@ -57,6 +57,32 @@ check "  each logged" eq "$(dmesg | grep -c -e 'time nosuch: no such loop' \
 	-e 'probes mark 5: what is' -e 'probes nosuch 1: what is' \
 	-e 'markers_bench: unknown command' \
 	-e 'a write of 1048576 bytes')" 6
+dmesg -c >/dev/null
+check "trailing words: EINVAL" \
+	eq "$("$W" $R 'kprobe 1 junk')" "Invalid argument"
+check "  in time too" eq "$("$W" $R 'time empty lbl more')" "Invalid argument"
+check "an embedded NUL: EINVAL" \
+	eq "$("$W" $R 'probes tp 1\0junk')" "Invalid argument"
+check "  and nothing connected" eq "$("$W" $R 'probes tp 0')" ok
+check "a label with a newline: EINVAL" \
+	eq "$("$W" $R 'time empty x\nmarkers_bench: row forged')" \
+	"Invalid argument"
+check "  no forged row" eq "$(rows forged)" 0
+L=/sys/module/markers_bench/parameters
+check "loops=0: refused" eq "$("$W" $L/loops 0)" "Invalid argument"
+check "loops over 1,000,000: refused" \
+	eq "$("$W" $L/loops 1000001)" "Invalid argument"
+check "runs=0 and runs=32: refused" \
+	eq "$("$W" $L/runs 0) $("$W" $L/runs 32)" \
+	"Invalid argument Invalid argument"
+check "  loops and runs unchanged" eq "$(cat $L/loops) $(cat $L/runs)" "1000 3"
+# loops changed during a run: the run keeps the value it started with.
+( "$W" $R 'time mark t/race' > /tmp/race.out ) &
+check "loops=2000 during a run" eq "$("$W" $L/loops 2000)" ok
+wait
+check "  the run ends" eq "$(cat /tmp/race.out)" ok
+check "  with one row" eq "$(rows t/race)" 1
+check "  each refused write logged" eq "$(dmesg | grep -c 'markers_bench: .*refused')" 8
 check "markers_bench unloads" modprobe -r markers_bench
 check "no splat" eq "$(dmesg | grep -c -e 'BUG' -e 'WARNING' -e 'Oops')" 0
 exit $rc

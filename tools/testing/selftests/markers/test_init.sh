@@ -1,17 +1,57 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# markers_kunit_init is a marker in vmlinux init text, which is freed
-# after boot: connecting a probe to it must not write that text.
+# Sites in init text, and in built-in __exit code (which x86 frees with
+# init memory), are written only while that text exists.
 . "$(dirname "$0")/lib.sh"
 require_root
 unload_all
+D=/sys/kernel/debug/markers
+V=/sys/module/markers_kunit/parameters/init_race
+
+# no_log: nothing was logged by the markers core (a refused site is).
+no_log() {
+	eq "$(dmesg | grep -c 'markers:')" 0
+}
 
 dmesg -c > /dev/null
 check "probe connects to a marker whose only site was init text" \
 	modprobe test_markers_probe name=markers_kunit_init
 check "no call" eq "$(cat $P/hits)" 0
 check "probe disconnects" modprobe -r test_markers_probe
-check "the freed site was not touched" \
-	eq "$(dmesg | grep -c 'markers:')" 0
+check "the freed site was not touched" no_log
+
+check "probe connects to a marker in built-in __exit code" \
+	modprobe test_markers_probe name=markers_kunit_exit
+check "  the freed site was not touched" no_log
+check "  nor listed" eq "$(grep -c ' markers_kunit_exit vmlinux' $D/sites)" 0
+check "probe disconnects" modprobe -r test_markers_probe
+
+# At boot, a batch choosing a site in init text was made to wait until
+# init memory was freed (markers_init_race KUnit suite): the kernel must
+# have waited for the batch instead.
+if [ -r $V ]; then
+	check "vmlinux init text was there when its site was written" \
+		eq "$(cat $V)" there
+fi
+
+# The same for a module's init text, freed as the module goes live.
+if grep -q init_race "$(modinfo -n test_markers)" 2>/dev/null &&
+   [ -r $V ]; then
+	check "test_markers loads while a site in its init text is armed" \
+		modprobe test_markers init_race=1
+	check "  its init text was there when the site was written" \
+		eq "$(dmesg | grep -c 'init race: connected (0); init text was there')" 1
+	check "test_markers unloads" modprobe -r test_markers
+	check "  nothing else logged" no_log
+fi
+
+# A site in a module's __exit code is armed like any other.
+check "probe connects to a marker in a module's __exit code" \
+	modprobe test_markers_probe name=test_markers_exit
+check "test_markers loads and unloads" \
+	sh -c 'modprobe test_markers && modprobe -r test_markers'
+check "  the exit marker was passed once" eq "$(cat $P/hits) $(cat $P/sum)" "1 1"
+check "probe disconnects" modprobe -r test_markers_probe
+check "no splat" eq "$(dmesg | grep -c -e 'BUG' -e 'WARNING' -e 'Oops')" 0
 exit $rc

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * write_file FILE STRING: write STRING, "\n" standing for a newline, to
- * FILE in one write(); write_file FILE -s SIZE: write SIZE bytes of 'a'.
+ * write_file FILE STRING: write STRING, "\n" standing for a newline and
+ * "\0" for a NUL byte, to FILE in one write(); write_file FILE -s SIZE:
+ * write SIZE bytes of 'a'.
  * Prints "ok" or the error, as strerror() words it.
  */
 #include <errno.h>
@@ -28,8 +29,8 @@ int main(int argc, char **argv)
 		if (!buf)
 			return 2;
 		for (s = argv[2]; *s; s++) {
-			if (s[0] == '\\' && s[1] == 'n') {
-				buf[len++] = '\n';
+			if (s[0] == '\\' && (s[1] == 'n' || s[1] == '0')) {
+				buf[len++] = s[1] == 'n' ? '\n' : '\0';
 				s++;
 			} else {
 				buf[len++] = *s;
