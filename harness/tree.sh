@@ -5,8 +5,9 @@
 # patches applied in the order of patches/series, and overlay the new files.
 #
 # Patches: the copies applied last time are kept in $SRC/.series/.  When
-# patches/ differs from them, the old ones are reversed (last first) and the
-# new ones applied, so the tree always equals base + current series.
+# patches/ differs from them, every file either series touches is put back
+# as the base tarball has it and the new series is applied, so the tree
+# always equals base + current series.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -26,15 +27,26 @@ series_list() { # dir
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1/series"
 }
 
-reverse_old() {
-	local old=$SRC/.series p
-	[ -d "$old" ] || return 0
-	for p in $(series_list "$old" | tac); do
-		log "reverting $p"
-		patch -d "$SRC" -p1 -R -s --no-backup-if-mismatch < "$old/$p" ||
-			die "cannot revert $p: $SRC is damaged, run make clean"
+# The kernel files a series touches, from its patches' "+++ b/" lines.
+series_files() { # dir
+	local p
+	for p in $(series_list "$1"); do
+		[ -f "$1/$p" ] && sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1/$p"
 	done
-	rm -rf "$old"
+}
+
+# Put back the base version of every file the old and the new series
+# touch.  (Not by reversing the old patches: after mkpatch.sh, the files
+# in $SRC hold the new hunks, which the old patches do not reverse.)
+restore_base() {
+	local files
+	files=$( { series_files "$SRC/.series"; series_files "$TOP/patches"; } |
+		sort -u)
+	rm -rf "$SRC/.series"
+	[ -n "$files" ] || return 0
+	log "restoring $(echo $files | wc -w) base files"
+	tar -xf "$TARBALL" -C "$SRC" --strip-components=1 --wildcards \
+		$(printf '*/%s ' $files)
 }
 
 apply_new() {
@@ -63,7 +75,7 @@ sync_patches() {
 		done
 		[ $same = 1 ] && return 0
 	fi
-	reverse_old
+	restore_base
 	apply_new
 }
 
