@@ -11,25 +11,25 @@
  *	3. the new byte 0.
  *
  * A CPU that meets a site of the chunk in between traps into
- * marker_int3_handler(), which holds it until step 3 is written, then lets
- * it return to the site: the return (IRET) serializes, and the CPU runs the
- * new instruction.  Held CPUs have interrupts off and cannot answer an IPI,
- * so the sync is our own (marker_sync()): a generation number that CPUs
- * acknowledge from an IPI, or from inside the hold loop while held.  The
- * patching CPU keeps preemption off across the window.  A hit on the
- * patching CPU (from an interrupt or an NMI) or in any NMI is emulated, and
- * so is a hold that lasts longer than marker_hold_timeout_ms, or that a
- * stalled sync would otherwise turn into a deadlock.
+ * marker_int3_handler().  If it trapped in a preemptible context, it is
+ * held until step 3 is written, then returns to the site: the return
+ * (IRET) serializes, and the CPU runs the new instruction.  Anywhere else
+ * (interrupts or preemption off, any interrupt or NMI, the patching CPU)
+ * the new instruction is emulated, as text_poke_bp() does.  Held CPUs have
+ * interrupts off and cannot answer an IPI, so the sync is our own
+ * (marker_sync()): a generation number that CPUs acknowledge from an IPI,
+ * or from inside the hold loop while held.  The patching CPU keeps
+ * interrupts off from the first int3 to the release, and preemption off
+ * to the end of the chunk.
  *
- * See Documentation/markers.txt for why no CPU runs a torn instruction and
- * why every wait ends.
+ * See Documentation/markers.txt, section 5, for why no CPU runs a torn
+ * instruction and why every wait ends.
  */
 
 #define pr_fmt(fmt) "markers: " fmt
 
 #include <linux/atomic.h>
 #include <linux/cpu.h>
-#include <linux/kdebug.h>
 #include <linux/kprobes.h>
 #include <linux/marker.h>
 #include <linux/memory.h>
@@ -70,6 +70,8 @@ struct marker_poke {
  * @unhold: set when a sync stalls while CPUs are held: they emulate
  * @timeout: TSC cycles a CPU may be held before it emulates instead
  * @patience: TSC cycles the patcher waits for a sync before setting @unhold
+ * @resend: TSC cycles the patcher waits for an acknowledgement before it
+ *	    sends the IPI again
  * @seq: counts chunks, for marker_count_late()
  * @refs: 1 for the patcher, plus 1 per CPU inside marker_int3_handler()
  *
@@ -87,6 +89,7 @@ static struct marker_poke_desc {
 	int unhold;
 	u64 timeout;
 	u64 patience;
+	u64 resend;
 	unsigned long seq;
 	atomic_t refs;
 } marker_desc;
@@ -96,6 +99,24 @@ static struct marker_poke_desc {
  * every other CPU serializes, then stores the generation it saw in its
  * marker_sync_seen.  A CPU does so from marker_sync_ipi(), or from the
  * hold loop if it is held.
+ *
+ * No acknowledgement is lost.  Each CPU has one csd; the patcher does not
+ * queue it while it is still queued (smp_call_function_single_async()
+ * returns -EBUSY), and relies on the queued IPI to read the new
+ * generation.  The IPI's csd is unlocked (a release store) before
+ * marker_sync_ipi() runs, so two store-then-load sequences meet:
+ *
+ *	patcher				IPI target
+ *	marker_sync_gen = gen		csd unlocked
+ *	smp_mb()			smp_mb()	(marker_sync_ipi())
+ *	csd still locked?		read marker_sync_gen
+ *
+ * With a full barrier on both sides at least one load sees the other's
+ * store: either the patcher finds the csd free and queues the IPI again,
+ * or the IPI reads the new generation.  Should an acknowledgement go
+ * missing anyway, marker_sync_wait() queues the IPI again after
+ * MARKER_SYNC_RESEND_US: every wait for an acknowledgement ends once the
+ * CPU takes an interrupt, or acknowledges from the hold loop.
  */
 static unsigned int marker_sync_gen;
 static DEFINE_PER_CPU(unsigned int, marker_sync_seen);
@@ -111,7 +132,7 @@ static atomic_long_t marker_timeouts;
 static atomic_long_t marker_unheld;
 static atomic_long_t marker_syncs;
 static atomic_long_t marker_retried;
-static atomic_long_t marker_late;
+static atomic_long_t marker_late_hits;
 static atomic_long_t marker_stale;
 static atomic_long_t marker_resends;
 static u64 marker_max_window;		/* text_mutex */
@@ -177,25 +198,42 @@ static void marker_sync_ipi(void *info)
 {
 	if (marker_test_drop_ack())
 		return;
+	/* The csd's unlock before the load of the generation: see above. */
+	smp_mb();
 	marker_sync_ack();
 }
+NOKPROBE_SYMBOL(marker_sync_ipi);
+
+/* A CPU that has not acknowledged after this long gets the IPI again. */
+#define MARKER_SYNC_RESEND_US	1000
 
 /*
- * A CPU that spins with interrupts off, waiting for a lock that a held CPU
- * owns, can answer neither the IPI nor the hold loop.  After this long the
- * patcher lets held CPUs go (they emulate), and that CPU can move on.
+ * A last resort, never reached by the rules in marker_may_hold(): a sync
+ * that waits this long while CPUs are held lets them go (they emulate).
+ * A CPU that keeps interrupts off this long for reasons of its own, or a
+ * vCPU that its host does not run, delays a sync that much anyway.
  */
 #define MARKER_SYNC_PATIENCE_MS	100
 
 static void marker_sync_wait(struct marker_poke_desc *d, int cpu,
 			     unsigned int gen)
 {
-	u64 start = rdtsc();
+	u64 start = rdtsc(), sent = start, now;
 
 	/* Pairs with the release in marker_sync_ack(). */
 	while (smp_load_acquire(per_cpu_ptr(&marker_sync_seen, cpu)) != gen) {
+		now = rdtsc();
+		if (now - sent > d->resend) {
+			sent = now;
+			/* 0: the last IPI ran, and no acknowledgement came. */
+			if (smp_load_acquire(per_cpu_ptr(&marker_sync_seen,
+							 cpu)) != gen &&
+			    !smp_call_function_single_async(cpu,
+					per_cpu_ptr(&marker_sync_csd, cpu)))
+				atomic_long_inc(&marker_resends);
+		}
 		if (!d->unhold && atomic_read(&marker_holding) &&
-		    rdtsc() - start > d->patience)
+		    now - start > d->patience)
 			WRITE_ONCE(d->unhold, 1);
 		cpu_relax();
 	}
@@ -213,7 +251,7 @@ static void marker_sync(struct marker_poke_desc *d)
 	/* Text writes before the generation, generation before the IPIs. */
 	smp_mb();
 	WRITE_ONCE(marker_sync_gen, gen);
-	/* The generation before the IPIs and the acks that read it. */
+	/* The generation before the test of each csd: see above. */
 	smp_mb();
 
 	for_each_online_cpu(cpu) {
@@ -260,18 +298,23 @@ static __always_inline void marker_hold_done(u64 start)
 
 /*
  * A hit after release: this CPU fetched the int3 before it saw the new
- * byte 0.  It emulates, then returns through IRET, having seen "released"
- * (written after byte 0): by the cross-modifying-code rules it cannot
- * fetch the int3 again in this chunk.  If it does, what it ran was a stale
- * copy of the instruction; count those, as only an emulator makes them.
+ * byte 0, and waiting would gain nothing.  It emulates, then returns
+ * through IRET, having seen "released" (written after byte 0): by the
+ * cross-modifying-code rules it cannot fetch the int3 again in this chunk.
+ * If it does, what it ran was a stale copy of the instruction; count
+ * those, as only an emulator makes them.
  */
-static __always_inline void marker_count_late(struct marker_poke_desc *d)
+static __always_inline void marker_late(struct marker_poke_desc *d,
+					const struct marker_poke *p,
+					struct pt_regs *regs)
 {
-	arch_atomic_long_inc(&marker_late);
+	arch_atomic_long_inc(&marker_late_hits);
 	if (raw_cpu_read(marker_late_seq) == d->seq)
 		arch_atomic_long_inc(&marker_stale);
 	else
 		raw_cpu_write(marker_late_seq, d->seq);
+	marker_sync_ack();
+	marker_emulate(regs, p);
 }
 
 /*
@@ -283,17 +326,6 @@ static __always_inline void marker_hold(struct marker_poke_desc *d,
 					struct pt_regs *regs)
 {
 	u64 start = rdtsc();
-
-	/*
-	 * Released, yet this CPU met the int3: it has not synced since
-	 * byte 0 became final.  Emulate, as waiting would gain nothing.
-	 */
-	if (smp_load_acquire(&d->released)) {
-		marker_count_late(d);
-		marker_sync_ack();
-		marker_emulate(regs, p);
-		return;
-	}
 
 	arch_atomic_inc(&marker_holding);
 	/* Pairs with the release in marker_poke_chunk(). */
@@ -311,12 +343,47 @@ static __always_inline void marker_hold(struct marker_poke_desc *d,
 		}
 		cpu_relax();
 	}
-	/* Run the new instruction; the IRET back to it serializes. */
+	/*
+	 * Run the new instruction; the IRET back to it serializes.  RF keeps
+	 * an execute breakpoint on the site, which fired before the int3,
+	 * from firing again for this pass.
+	 */
 	regs->ip -= INT3_INSN_SIZE;
+	regs->flags |= X86_EFLAGS_RF;
 	arch_atomic_long_inc(&marker_holds);
 out:
 	marker_hold_done(start);
 	arch_atomic_dec(&marker_holding);
+}
+
+/*
+ * Whether a CPU that trapped on a site of the chunk at @regs may wait for
+ * the chunk's release.  Only where the trapped context is preemptible:
+ * interrupts on, no lock held, no preempt-, softirq-, hardirq- or
+ * NMI-disabled section.  The patcher needs nothing else to release it:
+ *
+ *  - its own steps run with interrupts off, so none of its interrupt
+ *    handlers can wait for what a held CPU owns;
+ *  - its syncs need every other CPU to acknowledge, from an IPI or from
+ *    the hold loop.  A CPU with interrupts off can only be waiting for
+ *    something owned by a non-preemptible context (spinlocks, raw or
+ *    bit spinlocks, seqcount writers, an IPI's completion): the kernel
+ *    never spins with interrupts off for a context that can be
+ *    preempted, as that context could be preempted for as long as the
+ *    scheduler likes.  A held CPU is, to the other CPUs, such a
+ *    preempted context.  Every such wait therefore ends without the
+ *    held CPU, and its CPU then takes the IPI.
+ *
+ * So a hold lasts one chunk's window, and the window depends only on how
+ * long other CPUs keep interrupts off.  Without CONFIG_PREEMPT_COUNT a
+ * spinlock leaves no trace in preempt_count(): every CPU emulates.
+ */
+static __always_inline bool marker_may_hold(const struct marker_poke_desc *d,
+					    const struct pt_regs *regs)
+{
+	return IS_ENABLED(CONFIG_PREEMPT_COUNT) &&
+	       (regs->flags & X86_EFLAGS_IF) && !preempt_count() &&
+	       READ_ONCE(d->owner) != raw_smp_processor_id();
 }
 
 /**
@@ -346,14 +413,13 @@ noinstr bool marker_int3_handler(struct pt_regs *regs)
 	if (!p)
 		goto out;
 	ret = true;
-	/*
-	 * The patcher cannot wait for itself; an NMI may have interrupted
-	 * a lock owner, whom other CPUs may be waiting for, interrupts off.
-	 */
-	if (READ_ONCE(d->owner) == raw_smp_processor_id() || in_nmi())
-		marker_emulate(regs, p);
-	else
+	/* Pairs with the release in marker_poke_chunk(). */
+	if (smp_load_acquire(&d->released))
+		marker_late(d, p, regs);
+	else if (marker_may_hold(d, regs))
 		marker_hold(d, p, regs);
+	else
+		marker_emulate(regs, p);
 out:
 	/* Done with @d before the patcher may see refs drop. */
 	smp_mb__before_atomic();
@@ -361,40 +427,74 @@ out:
 	return ret;
 }
 
-/*
- * Asked last, when no other int3 user took it: an int3 on a marker site
- * that no chunk has.  Only we and kprobes put an int3 there, and a CPU that
- * met ours cannot leave the trap before its chunk is done (the chunk's
- * syncs wait for it), so hardware never gets here.  An emulator running a
- * stale copy of an int3 (see marker_count_late()) does, possibly while the
- * next chunk is being set up: send the CPU back to run what the site holds
- * now.
+/* Whether the chunk being changed, if any, has the site at @addr. */
+static bool marker_chunk_has(unsigned long addr)
+{
+	struct marker_poke_desc *d = &marker_desc;
+	bool ret;
+
+	/* Pairs with the smp_wmb() between publishing @d and the int3s. */
+	smp_rmb();
+	if (!arch_atomic_inc_not_zero(&d->refs))
+		return false;
+	ret = marker_poke_find(d, addr);
+	smp_mb__before_atomic();
+	arch_atomic_dec(&d->refs);
+	return ret;
+}
+NOKPROBE_SYMBOL(marker_chunk_has);
+
+/**
+ * marker_int3_fixup() - an int3 on a marker site that no chunk took
+ * @regs: the trap's registers
+ *
+ * Called by do_int3() before kprobes, for an int3 that
+ * marker_int3_handler() did not take.  A CPU that met one of our int3s
+ * cannot leave the trap before its chunk is done (the chunk's syncs wait
+ * for it), so on hardware this finds either someone else's int3, or one
+ * that was removed right after the CPU hit it.  An emulator running a
+ * stale copy of our int3 (see marker_late()) also gets here, after its
+ * chunk, or while the next chunk is being set up.  So:
+ *
+ *  - byte 0 holds the NOP's or the jmp's first byte: run what the site
+ *    holds now, emulated.  (kprobes would send the CPU back to the site,
+ *    and an emulator may meet the same stale copy again, and again.)
+ *  - byte 0 holds an int3 that a chunk has (set up since the trap): send
+ *    the CPU back, to trap into that chunk.  No chunk can end meanwhile:
+ *    its syncs wait for this CPU, which has interrupts off.
+ *  - any other int3 is someone else's, a kprobe's or kgdb's or an explicit
+ *    one: left to them, and to die() if nobody takes it.
+ *
+ * Context: int3 trap from kernel mode, after irqentry_nmi_enter().
+ * Return: true if the trap is handled.
  */
-static int marker_int3_notify(struct notifier_block *nb, unsigned long val,
-			      void *data)
+bool marker_int3_fixup(struct pt_regs *regs)
 {
-	struct die_args *args = data;
-	struct pt_regs *regs = args->regs;
-	unsigned long addr = regs->ip - INT3_INSN_SIZE;
+	unsigned long addr = regs->ip - INT3_INSN_SIZE, target;
+	u8 byte0;
 
-	if (val != DIE_INT3 || user_mode(regs) ||
-	    !marker_site_target_at((void *)addr))
-		return NOTIFY_DONE;
-	regs->ip = addr;
+	if (user_mode(regs))
+		return false;
+	target = marker_site_target_at((void *)addr);
+	if (!target)
+		return false;
+	byte0 = READ_ONCE(*(u8 *)addr);
+	if (byte0 == JMP32_INSN_OPCODE) {
+		int3_emulate_jmp(regs, target);
+	} else if (byte0 == x86_nops[MARKER_SITE_SIZE][0]) {
+		int3_emulate_jmp(regs, addr + MARKER_SITE_SIZE);
+	} else if (byte0 == INT3_INSN_OPCODE && marker_chunk_has(addr)) {
+		regs->ip = addr;
+	} else {
+		if (byte0 == INT3_INSN_OPCODE && !get_kprobe((void *)addr))
+			pr_warn_once("int3 at %pS, a marker site, is not ours\n",
+				     (void *)addr);
+		return false;
+	}
 	atomic_long_inc(&marker_retried);
-	return NOTIFY_STOP;
+	return true;
 }
-
-static struct notifier_block marker_int3_nb = {
-	.notifier_call = marker_int3_notify,
-	.priority = INT_MIN,
-};
-
-static int __init marker_x86_init(void)
-{
-	return register_die_notifier(&marker_int3_nb);
-}
-core_initcall(marker_x86_init);
+NOKPROBE_SYMBOL(marker_int3_fixup);
 
 static void marker_poke_write(struct marker_poke_desc *d, unsigned int from,
 			      unsigned int len)
@@ -415,6 +515,7 @@ static void marker_poke_write(struct marker_poke_desc *d, unsigned int from,
 static void marker_poke_chunk(struct marker_poke_desc *d)
 {
 	u64 khz = tsc_khz ?: 1000000;
+	unsigned long flags;
 	unsigned int i;
 	u64 window;
 
@@ -429,10 +530,13 @@ static void marker_poke_chunk(struct marker_poke_desc *d)
 	d->unhold = 0;
 	d->timeout = khz * READ_ONCE(marker_hold_timeout_ms);
 	d->patience = khz * MARKER_SYNC_PATIENCE_MS;
+	d->resend = div_u64(khz * MARKER_SYNC_RESEND_US, 1000);
 	atomic_set_release(&d->refs, 1);
 	/* Pairs with the smp_rmb() in marker_int3_handler(). */
 	smp_wmb();
 
+	/* No interrupt handler here may wait for a held CPU. */
+	local_irq_save(flags);
 	window = rdtsc();
 	marker_poke_write(d, 0, 0);
 	marker_sync(d);
@@ -450,18 +554,17 @@ static void marker_poke_chunk(struct marker_poke_desc *d)
 	marker_poke_write(d, 0, 1);
 	/* Byte 0 written before held CPUs return to it. */
 	smp_store_release(&d->released, 1);
+	local_irq_restore(flags);
 	marker_sync(d);
 	window = rdtsc() - window;
 	marker_max_window = max(marker_max_window, window);
 	marker_test_step(3);
 
 	/*
-	 * Write byte 0 again, unchanged: QEMU's multi-threaded TCG can keep
-	 * a translation of the int3 made while byte 0 was being written,
-	 * and drops it only when the byte is written again.  Hardware
-	 * ignores this.
+	 * Nothing is written after the last sync.  (An emulator's stale
+	 * copies of an int3 are handled where they trap: marker_late() and
+	 * marker_int3_fixup().)
 	 */
-	marker_poke_write(d, 0, 1);
 
 	if (!atomic_dec_and_test(&d->refs))
 		atomic_cond_read_acquire(&d->refs, !VAL);
@@ -489,11 +592,12 @@ static int marker_refuse(void *code, const u8 *old, bool armed)
 }
 
 /*
- * A kprobe on byte 0 (at the MARK_SYM symbol) keeps its int3 there and
- * emulates the site from its saved opcode (see kprobe_emulate_marker()),
- * so the int3 stays: write bytes 1-4, which no CPU runs while it is
- * there, sync so that they are in place before kprobes could ever put
- * byte 0 back, then switch the saved opcode.  No CPU is held.
+ * An armed kprobe on byte 0 (at the MARK_SYM symbol) keeps its int3 there
+ * and emulates the site from its saved opcode (see
+ * kprobe_emulate_marker()), so the int3 stays: write bytes 1-4, which no
+ * CPU runs while it is there, tell perf, sync so that they are in place
+ * before kprobes could ever put byte 0 back, then switch the saved opcode.
+ * No CPU is held.
  */
 static int marker_poke_kprobed(struct kprobe *kp, void *code, const u8 *old,
 			       const u8 *new, bool armed)
@@ -507,6 +611,8 @@ static int marker_poke_kprobed(struct kprobe *kp, void *code, const u8 *old,
 	if (memcmp(cur, old, MARKER_SITE_SIZE))
 		return marker_refuse(code, old, armed);
 	text_poke(code + 1, new + 1, MARKER_SITE_SIZE - 1);
+	perf_event_text_poke(code + 1, old + 1, MARKER_SITE_SIZE - 1,
+			     new + 1, MARKER_SITE_SIZE - 1);
 	text_poke_sync();
 	kprobe_update_opcode(code, new[0]);
 	return 0;
@@ -522,7 +628,8 @@ static int marker_poke_add(struct marker_poke_desc *d,
 
 	marker_site_insn(s, !armed, p->old);
 	marker_site_insn(s, armed, p->new);
-	if (kp && *(u8 *)code == INT3_INSN_OPCODE)
+	/* Any other int3 (a disabled kprobe has none) is refused below. */
+	if (kp && kprobe_armed_at(code))
 		return marker_poke_kprobed(kp, code, p->old, p->new, armed);
 	if (!memcmp(code, p->new, MARKER_SITE_SIZE))
 		return 0;
@@ -647,7 +754,7 @@ void marker_x86_hold_stats(struct marker_hold_stats *st)
 	st->timeouts = atomic_long_read(&marker_timeouts);
 	st->unheld = atomic_long_read(&marker_unheld);
 	st->retried = atomic_long_read(&marker_retried);
-	st->late = atomic_long_read(&marker_late);
+	st->late = atomic_long_read(&marker_late_hits);
 	st->stale = atomic_long_read(&marker_stale);
 	st->resends = atomic_long_read(&marker_resends);
 	st->holding = atomic_read(&marker_holding);

@@ -72,16 +72,18 @@ struct pt_regs;
 
 #if defined(CONFIG_MARKERS) && defined(CONFIG_HAVE_ARCH_MARKERS)
 bool marker_int3_handler(struct pt_regs *regs);
+bool marker_int3_fixup(struct pt_regs *regs);
 
 /**
  * struct marker_hold_stats - what the int3 handler has done since boot
  * @holds: hits held until their site was patched, then run
- * @emulated: hits emulated: on the patching CPU, in NMI, or held too long
+ * @emulated: hits emulated: in a context that may not be held, late, or
+ *	      held too long
  * @timeouts: holds that outlasted marker_hold_timeout_ms, then emulated
  * @unheld: holds let go because a sync stalled, then emulated
  * @syncs: sync rounds of all CPUs
- * @retried: int3s on a site that no chunk had, sent back to run the site
- *	     (a stale int3, which hardware does not run)
+ * @retried: int3s on a site that no chunk had, the site's current
+ *	     instruction emulated (a stale int3, which hardware does not run)
  * @late: hits after release, emulated (the CPU fetched the int3 before)
  * @stale: late hits on a CPU that had already returned from one in the
  *	   same chunk: a stale int3, which hardware does not run
@@ -118,6 +120,11 @@ extern bool (*marker_x86_test_drop_ack)(void);
 #endif
 #else
 static __always_inline bool marker_int3_handler(struct pt_regs *regs)
+{
+	return false;
+}
+
+static inline bool marker_int3_fixup(struct pt_regs *regs)
 {
 	return false;
 }
