@@ -15,6 +15,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/hashtable.h>
+#include <linux/irq_work.h>
 #include <linux/jhash.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -71,6 +72,9 @@ struct marker_entry {
  * @init_start: a module's init text, recorded as it loads: the module
  *		forgets it (init_layout) when it frees it
  * @init_end: one past its end
+ * @init_freed: init text is gone, or about to go: its sites are never
+ *		written again.  Set under markers_mutex before the text is
+ *		freed, so that no batch is pending then.
  */
 struct marker_range {
 	struct list_head list;
@@ -83,6 +87,7 @@ struct marker_range {
 	unsigned long init_start;
 	unsigned long init_end;
 #endif
+	bool init_freed;
 };
 
 /*
@@ -108,19 +113,49 @@ static struct marker_range marker_vmlinux = {
 #endif
 };
 
+/*
+ * A marker passed where RCU is not watching: said once, from an irq_work,
+ * which runs where printk() may.
+ */
+static const char *marker_unwatched_name;
+static atomic_long_t marker_unwatched;
+
+static void marker_unwatched_tell(struct irq_work *work)
+{
+	pr_warn("%s passed where RCU is not watching (idle, or a CPU going offline): its probes are not called there\n",
+		READ_ONCE(marker_unwatched_name));
+}
+
+static DEFINE_IRQ_WORK(marker_unwatched_work, marker_unwatched_tell);
+
+static void notrace marker_skip_unwatched(const struct marker *mark)
+{
+	if (atomic_long_inc_return(&marker_unwatched) != 1)
+		return;
+	WRITE_ONCE(marker_unwatched_name, mark->name);
+	irq_work_queue(&marker_unwatched_work);
+}
+
 /**
  * marker_call() - call the probes connected to a marker
  * @mark: the marker hit
  * @call_private: the site's private data
  *
- * Called by MARK() sites while probes are connected; safe in any context,
- * NMI included.
+ * Called by MARK() sites while probes are connected; safe in any context
+ * where RCU is watching, NMI included.  Where it is not (the idle loop,
+ * the last steps of a CPU going offline), the probes are not called: the
+ * array they are read from could be freed under them.  The first such
+ * pass is logged.
  */
-void marker_call(const struct marker *mark, void *call_private, ...)
+void notrace marker_call(const struct marker *mark, void *call_private, ...)
 {
 	struct marker_probe_closure *p;
 	va_list args;
 
+	if (unlikely(!rcu_is_watching())) {
+		marker_skip_unwatched(mark);
+		return;
+	}
 	rcu_read_lock_sched_notrace();
 	p = rcu_dereference_sched(mark->probes);
 	for (; p && p->func; p++) {
@@ -201,19 +236,24 @@ static void marker_connect(struct marker *m, const struct marker_entry *e,
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 /*
- * Init text may be written only while it exists: vmlinux's until it is
- * freed, a module's while the module is still coming.
+ * Init text may be written only while it exists: vmlinux's until
+ * kernel_init() frees it, a module's until the module goes live.  Both
+ * set @init_freed under markers_mutex first (marker_free_init_mem(), the
+ * MODULE_STATE_LIVE notifier), and every batch is chosen and written
+ * under markers_mutex: a site chosen while its text existed is written
+ * before that text goes.
  */
 static bool marker_site_writable(const struct marker_site *s,
 				 const struct marker_range *r)
 {
 	unsigned long code = marker_site_code(s);
 
+	if (!r->init_freed)
+		return true;
+	/* vmlinux: init text, and built-in __exit text, freed with it. */
 	if (!r->mod)
-		return !is_kernel_inittext(code) ||
-		       system_state < SYSTEM_FREEING_INITMEM;
-	return code < r->init_start || code >= r->init_end ||
-	       r->mod->state == MODULE_STATE_COMING;
+		return !init_section_contains((void *)code, 1);
+	return code < r->init_start || code >= r->init_end;
 }
 
 /*
@@ -248,6 +288,7 @@ static struct module *marker_text_module(unsigned long addr)
 	preempt_enable();
 	return mod;
 }
+NOKPROBE_SYMBOL(marker_text_module);
 
 /**
  * marker_text_reserved() - whether text belongs to a marker site
@@ -290,12 +331,14 @@ static unsigned long marker_sites_target(const struct marker_site *s,
 			return marker_site_target(s);
 	return 0;
 }
+NOKPROBE_SYMBOL(marker_sites_target);
 
 /**
  * marker_site_target_at() - the out-of-line block of the site at @addr
  * @addr: an address, the first byte of a site or not
  *
- * For kprobes, which emulate a site they probe as its current state says.
+ * For kprobes, which emulate a site they probe as its current state says,
+ * and for the int3 die notifier.
  *
  * Context: any; takes no lock.
  * Return: where the site jumps when armed, or 0 if @addr is not the first
@@ -318,16 +361,19 @@ unsigned long marker_site_target_at(void *addr)
 	module_put(mod);
 	return ret;
 }
+NOKPROBE_SYMBOL(marker_site_target_at);
 
 /*
  * Sites to change, gathered by marker_update_sites() and handed to the
  * arch in one call, which changes them with a fixed number of syncs per
- * chunk.  Protected by markers_mutex.
+ * chunk.  @err keeps the first error of the arch since the last
+ * marker_batch_done().  Protected by markers_mutex.
  */
 static struct marker_batch {
 	const struct marker_site *sites[64];
 	unsigned int nr;
 	bool armed;
+	int err;
 } marker_batch;
 
 #ifdef CONFIG_MARKERS_KUNIT_TEST
@@ -356,13 +402,26 @@ static inline void marker_test_flush_hook(const struct marker_batch *b)
 static void marker_batch_flush(void)
 {
 	struct marker_batch *b = &marker_batch;
+	int ret;
 
 	lockdep_assert_held(&markers_mutex);
 	if (b->nr) {
 		marker_test_flush_hook(b);
-		arch_marker_sites_set(b->sites, b->nr, b->armed);
+		ret = arch_marker_sites_set(b->sites, b->nr, b->armed);
+		b->err = b->err ?: ret;
 	}
 	b->nr = 0;
+}
+
+/* Write what is left; return the first error since the last call. */
+static int marker_batch_done(void)
+{
+	int ret;
+
+	marker_batch_flush();
+	ret = marker_batch.err;
+	marker_batch.err = 0;
+	return ret;
 }
 
 static void marker_batch_add(const struct marker_site *s, bool armed)
@@ -391,8 +450,9 @@ static void marker_update_sites(const struct marker_range *r,
 	}
 }
 #else
-static void marker_batch_flush(void)
+static int marker_batch_done(void)
 {
+	return 0;
 }
 
 static void marker_update_sites(const struct marker_range *r,
@@ -416,15 +476,19 @@ static void marker_update_range(const struct marker_range *r,
 	marker_update_sites(r, e->name);
 }
 
-/* Connect every marker of @e's name to its probes, or disconnect it. */
-static void marker_update(const struct marker_entry *e)
+/*
+ * Connect every marker of @e's name to its probes, or disconnect it.
+ * Returns 0, or -EINVAL if a site's bytes were not as expected (logged):
+ * that site is left alone, the others are set.
+ */
+static int marker_update(const struct marker_entry *e)
 {
 	struct marker_range *r;
 
 	marker_update_range(&marker_vmlinux, e);
 	list_for_each_entry(r, &marker_modules, list)
 		marker_update_range(r, e);
-	marker_batch_flush();
+	return marker_batch_done();
 }
 
 static const struct marker *marker_range_conflict(const struct marker_range *r,
@@ -533,15 +597,23 @@ static int marker_probes_edit(const struct marker_entry *e,
 	return n;
 }
 
-/* Replace @e's probe array (of @nr closures) and reconnect its markers. */
+/* Make @new (of @nr closures) @e's probe array; reconnect its markers. */
+static int marker_entry_set(struct marker_entry *e, struct marker_probes *new,
+			    unsigned int nr)
+{
+	e->probes = new;
+	e->nr_probes = nr;
+	return marker_update(e);
+}
+
+/* The same, for good: the old array goes after a grace period. */
 static void marker_entry_publish(struct marker_entry *e,
 				 struct marker_probes *new, unsigned int nr)
 {
 	struct marker_probes *old = e->probes;
 
-	e->probes = new;
-	e->nr_probes = nr;
-	marker_update(e);
+	/* A site that stays armed finds no probe of this array: harmless. */
+	marker_entry_set(e, new, nr);
 	if (old)
 		kfree_rcu(old, rcu);
 }
@@ -581,15 +653,19 @@ static bool marker_name_ok(const char *name)
  * The probe is called, after the probes registered before it, each time a
  * marker called @name is passed, including in modules loaded later.
  *
- * Return: 0; -EINVAL for a bad @name or no @probe; -EBUSY if
- * (@probe, @probe_private) is already connected to @name; -EPERM if
- * @format differs from a marker's or from the connected probes'; -ENOMEM.
+ * Return: 0; -EINVAL for a bad @name or no @probe, or if a site of
+ * @name could not be armed (its bytes were not as expected; logged);
+ * -EBUSY if (@probe, @probe_private) is already connected to @name;
+ * -EPERM if @format differs from a marker's or from the connected
+ * probes'; -ENOMEM.  On error nothing is connected, and no CPU runs
+ * @probe any more.
  */
 int marker_probe_register(const char *name, const char *format,
 			  marker_probe_func *probe, void *probe_private)
 {
-	struct marker_probes *new;
+	struct marker_probes *new, *old;
 	struct marker_entry *e;
+	unsigned int old_nr;
 	char *fmt = NULL;
 	int ret;
 
@@ -619,16 +695,30 @@ int marker_probe_register(const char *name, const char *format,
 		goto free_fmt;
 	if (fmt)
 		e->format = fmt;
-	marker_entry_publish(e, new, ret);
-	ret = 0;
+	old = e->probes;
+	old_nr = e->nr_probes;
+	ret = marker_entry_set(e, new, ret);
+	if (ret)
+		goto restore;
+	if (old)
+		kfree_rcu(old, rcu);
 	goto unlock;
 
+restore:
+	/* A site was refused: connect what was there before, and fail. */
+	marker_entry_set(e, old, old_nr);
+	kfree_rcu(new, rcu);
+	if (fmt)
+		e->format = NULL;
 free_fmt:
 	kfree(fmt);
 put:
 	marker_entry_put(e);
 unlock:
 	mutex_unlock(&markers_mutex);
+	/* Sites armed meanwhile may have called @probe. */
+	if (ret == -EINVAL)
+		synchronize_rcu();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(marker_probe_register);
@@ -789,6 +879,20 @@ bool marker_is_loaded(const char *name)
 EXPORT_SYMBOL_GPL(marker_is_loaded);
 
 /**
+ * marker_free_init_mem() - vmlinux init memory is about to be freed
+ *
+ * Called by kernel_init() before it frees init memory (and built-in
+ * __exit text with it): no site there is written from now on, and a
+ * batch that chose one before has been written when this returns.
+ */
+void __init marker_free_init_mem(void)
+{
+	mutex_lock(&markers_mutex);
+	marker_vmlinux.init_freed = true;
+	mutex_unlock(&markers_mutex);
+}
+
+/**
  * marker_synchronize_unregister() - wait for probe calls in flight
  *
  * Waits until every CPU has left every probe call that started before;
@@ -829,9 +933,20 @@ static int marker_module_coming(struct module *mod)
 #endif
 	marker_range_connect(r);
 	marker_update_sites(r, NULL);
-	marker_batch_flush();
+	/* A refused site is logged; the module's other sites still work. */
+	marker_batch_done();
 	list_add_tail(&r->list, &marker_modules);
 	return 0;
+}
+
+/* The module's init text is freed once this returns. */
+static void marker_module_live(struct module *mod)
+{
+	struct marker_range *r;
+
+	list_for_each_entry(r, &marker_modules, list)
+		if (r->mod == mod)
+			r->init_freed = true;
 }
 
 static void marker_module_going(struct module *mod)
@@ -860,6 +975,9 @@ static int marker_module_notify(struct notifier_block *nb,
 	switch (val) {
 	case MODULE_STATE_COMING:
 		ret = marker_module_coming(mod);
+		break;
+	case MODULE_STATE_LIVE:
+		marker_module_live(mod);
 		break;
 	case MODULE_STATE_GOING:
 		marker_module_going(mod);

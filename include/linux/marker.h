@@ -187,6 +187,7 @@ void *marker_get_private_data(const char *name, marker_probe_func *probe,
 			      int num);
 void marker_synchronize_unregister(void);
 bool marker_is_loaded(const char *name);
+void marker_free_init_mem(void);
 
 #else /* !CONFIG_MARKERS */
 
@@ -231,6 +232,10 @@ static inline void marker_synchronize_unregister(void)
 static inline bool marker_is_loaded(const char *name)
 {
 	return false;
+}
+
+static inline void marker_free_init_mem(void)
+{
 }
 
 #endif /* CONFIG_MARKERS */

@@ -11,7 +11,7 @@ V=/sys/module/markers_kunit/parameters/init_race
 
 # no_log: nothing was logged by the markers core (a refused site is).
 no_log() {
-	eq "$(dmesg | grep -c 'markers:')" 0
+	eq "$(dmesg | grep -c '] markers: ')" 0
 }
 
 dmesg -c > /dev/null
@@ -36,8 +36,7 @@ if [ -r $V ]; then
 fi
 
 # The same for a module's init text, freed as the module goes live.
-if grep -q init_race "$(modinfo -n test_markers)" 2>/dev/null &&
-   [ -r $V ]; then
+if modinfo test_markers | grep -q init_race && [ -r $V ]; then
 	check "test_markers loads while a site in its init text is armed" \
 		modprobe test_markers init_race=1
 	check "  its init text was there when the site was written" \
