@@ -20,6 +20,9 @@
  *   arm                  arming and disarming 1 to 10,000 sites (kprobes:
  *                        up to 100), each operation printed as
  *                        "arm WHAT SITES TICKS SYNC_ROUNDS LONGEST_HOLD_NS"
+ *
+ * A command is one write of one line, its words made of letters, digits
+ * and "_./-"; anything else is refused with -EINVAL and a log line.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -41,17 +44,56 @@
 #define CREATE_TRACE_POINTS
 #include "markers_bench_trace.h"
 
-static unsigned int loops = 10000;
-module_param(loops, uint, 0644);
-MODULE_PARM_DESC(loops, "Iterations of each timed loop");
-
-static unsigned int runs = 7;
-module_param(runs, uint, 0644);
-MODULE_PARM_DESC(runs, "Runs of each timing; the median is printed");
-
-#define BENCH_MAX_RUNS	31
+#define BENCH_MAX_LOOPS		1000000
+#define BENCH_MAX_RUNS		31
 #define BENCH_MAX_PROBES	4
 #define BENCH_MAX_KPROBES	100
+
+/*
+ * loops and runs: a run spins with interrupts off, so both are bounded,
+ * and a value out of bounds is refused, leaving the old one.
+ */
+static int bench_param_set(const char *val, const struct kernel_param *kp,
+			   unsigned int max)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 0, &n) || !n || n > max) {
+		pr_err("%s=%*pE refused: from 1 to %u\n", kp->name,
+		       (int)strcspn(val, "\n"), val, max);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, n);
+	return 0;
+}
+
+static int bench_loops_set(const char *val, const struct kernel_param *kp)
+{
+	return bench_param_set(val, kp, BENCH_MAX_LOOPS);
+}
+
+static int bench_runs_set(const char *val, const struct kernel_param *kp)
+{
+	return bench_param_set(val, kp, BENCH_MAX_RUNS);
+}
+
+static const struct kernel_param_ops bench_loops_ops = {
+	.set = bench_loops_set,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops bench_runs_ops = {
+	.set = bench_runs_set,
+	.get = param_get_uint,
+};
+
+static unsigned int loops = 10000;
+module_param_cb(loops, &bench_loops_ops, &loops, 0644);
+MODULE_PARM_DESC(loops, "Iterations of each timed loop, 1 to 1,000,000");
+
+static unsigned int runs = 7;
+module_param_cb(runs, &bench_runs_ops, &runs, 0644);
+MODULE_PARM_DESC(runs, "Runs of each timing, 1 to 31; the median is printed");
 
 static DEFINE_STATIC_KEY_FALSE(bench_key);
 static int bench_flag;
@@ -502,22 +544,23 @@ static u64 bench_median(u64 *v, unsigned int nr)
 
 static int bench_time(const char *loop, const char *label)
 {
-	unsigned int i, nr = clamp(runs, 1U, BENCH_MAX_RUNS);
+	/* One value each for the whole run, whatever is written meanwhile. */
+	unsigned int i, n = READ_ONCE(loops), nr = READ_ONCE(runs);
 	u64 t[BENCH_MAX_RUNS];
 	void (*fn)(unsigned int n) = NULL;
 
 	for (i = 0; i < ARRAY_SIZE(bench_loops); i++)
 		if (!strcmp(loop, bench_loops[i].name))
 			fn = bench_loops[i].fn;
-	if (!fn || !loops) {
-		pr_err("time %s: no such loop, or loops=0\n", loop);
+	if (!fn) {
+		pr_err("time %s: no such loop\n", loop);
 		return -EINVAL;
 	}
-	fn(loops);	/* warm up */
+	fn(n);	/* warm up */
 	for (i = 0; i < nr; i++)
-		t[i] = bench_time_one(fn, loops);
+		t[i] = bench_time_one(fn, n);
 	pr_info("row %s %llu\n", label,
-		div_u64(bench_median(t, nr) * 100, loops));
+		div_u64(bench_median(t, nr) * 100, n));
 	return 0;
 }
 
@@ -819,38 +862,61 @@ free:
 
 static DEFINE_MUTEX(bench_mutex);	/* serializes commands */
 
+#define BENCH_MAX_WORDS	4
+
+/*
+ * Split @cmd at spaces into at most BENCH_MAX_WORDS words, each made of
+ * letters, digits and "_./-" only (so that a label is safe to log).
+ * Returns the number of words, or -EINVAL.
+ */
+static int bench_words(char *cmd, char **w)
+{
+	int n = 0;
+	char *p;
+
+	while ((p = strsep(&cmd, " "))) {
+		if (!*p)
+			continue;
+		if (n == BENCH_MAX_WORDS || p[strspn(p,
+		    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-")])
+			return -EINVAL;
+		w[n++] = p;
+	}
+	return n;
+}
+
 static int bench_cmd(char *cmd)
 {
-	char *verb = strsep(&cmd, " "), *a = strsep(&cmd, " "), *b = cmd;
+	char *w[BENCH_MAX_WORDS];
+	int nw = bench_words(cmd, w);
 	unsigned int n;
 
-	if (!strcmp(verb, "time") && a && b)
-		return bench_time(a, b);
-	if (!strcmp(verb, "probes") && a && b && !kstrtouint(b, 10, &n))
-		return bench_probes(a, n);
-	if (!strcmp(verb, "key") && a && !kstrtouint(a, 10, &n)) {
+	if (nw == 3 && !strcmp(w[0], "time"))
+		return bench_time(w[1], w[2]);
+	if (nw == 3 && !strcmp(w[0], "probes") && !kstrtouint(w[2], 10, &n))
+		return bench_probes(w[1], n);
+	if (nw == 2 && !strcmp(w[0], "key") && !kstrtouint(w[1], 10, &n)) {
 		if (n)
 			static_branch_enable(&bench_key);
 		else
 			static_branch_disable(&bench_key);
 		return 0;
 	}
-	if (!strcmp(verb, "flag") && a && !kstrtouint(a, 10, &n)) {
+	if (nw == 2 && !strcmp(w[0], "flag") && !kstrtouint(w[1], 10, &n)) {
 		WRITE_ONCE(bench_flag, !!n);
 		return 0;
 	}
-	if (!strcmp(verb, "kprobe") && a && !kstrtouint(a, 10, &n))
+	if (nw == 2 && !strcmp(w[0], "kprobe") && !kstrtouint(w[1], 10, &n))
 		return bench_kprobe(n);
-	if (!strcmp(verb, "arm") && !a)
+	if (nw == 1 && !strcmp(w[0], "arm"))
 		return bench_arm();
-	pr_err("unknown command\n");
-	return -EINVAL;
+	return 1;
 }
 
 static ssize_t bench_run_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
-	char buf[64];
+	char buf[64], cmd[64], *s;
 	int ret;
 
 	if (count >= sizeof(buf)) {
@@ -861,9 +927,22 @@ static ssize_t bench_run_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
+	/* One line, and no NUL in it. */
+	s = strlen(buf) == count ? strim(buf) : NULL;
+	if (!s || strchr(s, '\n')) {
+		pr_err("command \"%*pE\" refused: one line, no NUL byte\n",
+		       (int)count, buf);
+		return -EINVAL;
+	}
+	strscpy(cmd, s, sizeof(cmd));
 	mutex_lock(&bench_mutex);
-	ret = bench_cmd(strim(buf));
+	ret = bench_cmd(s);
 	mutex_unlock(&bench_mutex);
+	if (ret == 1) {
+		pr_err("command \"%*pE\" refused: unknown, or bad words\n",
+		       (int)strlen(cmd), cmd);
+		ret = -EINVAL;
+	}
 	return ret ?: count;
 }
 

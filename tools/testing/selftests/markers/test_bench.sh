@@ -55,7 +55,7 @@ check "a 1 MB write: EINVAL" \
 	eq "$("$W" $R -s 1048576)" "Invalid argument"
 check "  each logged" eq "$(dmesg | grep -c -e 'time nosuch: no such loop' \
 	-e 'probes mark 5: what is' -e 'probes nosuch 1: what is' \
-	-e 'markers_bench: unknown command' \
+	-e 'refused: unknown, or bad words' \
 	-e 'a write of 1048576 bytes')" 6
 dmesg -c >/dev/null
 check "trailing words: EINVAL" \
