@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh: build both variants, lint, boot each with 4 CPUs and run every
+# check.sh: build every variant ($VARIANTS), lint, boot each with $SMP CPUs
 # KUnit suite and kselftest; count the results of all console logs.  The
 # last line is `N passed, N failed`; non-zero if anything failed.
 set -uo pipefail

@@ -64,7 +64,8 @@ grep -q '^CONFIG_MARKERS=y' "$nb/.config" &&
 	finding "could not configure without CONFIG_MARKERS"
 out=$(make -s -C "$SRC" O="$nb" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" \
 	kernel/module/main.o kernel/module/kallsyms.o kernel/kallsyms.o \
-	kernel/kprobes.o arch/x86/kernel/kprobes/opt.o lib/ 2>&1) ||
+	kernel/kprobes.o arch/x86/kernel/kprobes/opt.o init/main.o \
+	arch/x86/kernel/traps.o lib/ 2>&1) ||
 	finding "build without CONFIG_MARKERS failed: $out"
 [ -z "$out" ] || finding "build without CONFIG_MARKERS: $out"
 

@@ -288,6 +288,7 @@ static struct module *marker_text_module(unsigned long addr)
 	preempt_enable();
 	return mod;
 }
+
 NOKPROBE_SYMBOL(marker_text_module);
 
 /**
@@ -331,6 +332,7 @@ static unsigned long marker_sites_target(const struct marker_site *s,
 			return marker_site_target(s);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(marker_sites_target);
 
 /**
@@ -361,6 +363,7 @@ unsigned long marker_site_target_at(void *addr)
 	module_put(mod);
 	return ret;
 }
+
 NOKPROBE_SYMBOL(marker_site_target_at);
 
 /*
@@ -377,19 +380,24 @@ static struct marker_batch {
 } marker_batch;
 
 #ifdef CONFIG_MARKERS_KUNIT_TEST
-/*
- * Called with a batch that is about to be written, markers_mutex held:
- * lets tests widen the window between choosing sites and writing them.
+static void (*marker_test_flush)(const struct marker_site *const *sites, unsigned int nr);
+
+/**
+ * marker_test_set_flush() - set a hook on every batch of sites, for tests
+ * @fn: called with a batch that is about to be written, markers_mutex
+ *	held, to widen the window between choosing sites and writing them;
+ *	NULL for none
  */
-void (*marker_test_flush)(const struct marker_site *const *sites,
-			  unsigned int nr);
-EXPORT_SYMBOL_GPL(marker_test_flush);
+void marker_test_set_flush(void (*fn)(const struct marker_site *const *sites, unsigned int nr))
+{
+	WRITE_ONCE(marker_test_flush, fn);
+}
+EXPORT_SYMBOL_GPL(marker_test_set_flush);
 
 static void marker_test_flush_hook(const struct marker_batch *b)
 {
-	void (*fn)(const struct marker_site *const *sites, unsigned int nr);
+	typeof(marker_test_flush) fn = READ_ONCE(marker_test_flush);
 
-	fn = READ_ONCE(marker_test_flush);
 	if (fn)
 		fn(b->sites, b->nr);
 }

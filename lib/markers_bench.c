@@ -28,6 +28,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/jump_label.h>
 #include <linux/kprobes.h>
@@ -872,13 +873,14 @@ static DEFINE_MUTEX(bench_mutex);	/* serializes commands */
 static int bench_words(char *cmd, char **w)
 {
 	int n = 0;
-	char *p;
+	char *p, *c;
 
 	while ((p = strsep(&cmd, " "))) {
 		if (!*p)
 			continue;
-		if (n == BENCH_MAX_WORDS || p[strspn(p,
-		    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-")])
+		for (c = p; *c && (isalnum(*c) || strchr("_./-", *c)); c++)
+			;
+		if (n == BENCH_MAX_WORDS || *c)
 			return -EINVAL;
 		w[n++] = p;
 	}

@@ -1005,7 +1005,7 @@ static struct kunit_suite markers_test_suite = {
 /*
  * vmlinux init text freed while a batch that chose one of its sites is
  * being written.  A thread connects a probe to markers_kunit_init_race,
- * whose site is in init text, and holds its batch (marker_test_flush)
+ * whose site is in init text, and holds its batch (marker_test_set_flush())
  * until the kernel sets SYSTEM_FREEING_INITMEM, which it does after every
  * suite has run, then until init memory is freed, or 2 s.  The kernel
  * must not free it while the batch is pending.  The verdict is logged
@@ -1034,10 +1034,10 @@ static void init_race_flush(const struct marker_site *const *sites,
 		return;
 	complete(&init_race.chosen);
 	for (ms = 0; ms < 300000 && system_state < SYSTEM_FREEING_INITMEM;
-	     ms += 10)
-		msleep(10);
-	for (ms = 0; ms < 2000 && system_state < SYSTEM_RUNNING; ms += 10)
-		msleep(10);
+	     ms += 20)
+		msleep(20);
+	for (ms = 0; ms < 2000 && system_state < SYSTEM_RUNNING; ms += 20)
+		msleep(20);
 	init_race.freed = system_state == SYSTEM_RUNNING;
 }
 
@@ -1045,10 +1045,10 @@ static int init_race_thread(void *data)
 {
 	int ret;
 
-	WRITE_ONCE(marker_test_flush, init_race_flush);
+	marker_test_set_flush(init_race_flush);
 	ret = marker_probe_register("markers_kunit_init_race", NULL, probe_a,
 				    &init_race.log);
-	WRITE_ONCE(marker_test_flush, NULL);
+	marker_test_set_flush(NULL);
 	init_race_verdict = ret ? "not connected" :
 			    init_race.freed ? "freed" : "there";
 	pr_info("markers_kunit: init race: connected (%d); init memory %s when the site was written\n",

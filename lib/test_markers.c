@@ -84,7 +84,7 @@ MODULE_PARM_DESC(pass, "Pass marker test_markers_event with this value");
 /*
  * init_race=1: a thread connects a probe to test_markers_init_race, whose
  * site is in this module's init text, while the module initializes, and
- * holds the batch (marker_test_flush) until init text is freed or 3 s
+ * holds the batch (marker_test_set_flush()) until init text is freed or 3 s
  * have passed.  The module then finishes initializing, and its init text
  * must not be freed while the batch is pending.
  */
@@ -119,8 +119,8 @@ static void race_flush(const struct marker_site *const *sites,
 	if (i == nr)
 		return;
 	complete(&race.chosen);
-	for (ms = 0; ms < 3000 && vmalloc_to_page((void *)race.site); ms += 10)
-		msleep(10);
+	for (ms = 0; ms < 3000 && vmalloc_to_page((void *)race.site); ms += 20)
+		msleep(20);
 	race.freed = !vmalloc_to_page((void *)race.site);
 }
 
@@ -128,10 +128,10 @@ static int race_thread(void *data)
 {
 	int ret;
 
-	WRITE_ONCE(marker_test_flush, race_flush);
+	marker_test_set_flush(race_flush);
 	ret = marker_probe_register("test_markers_init_race", NULL, race_probe,
 				    NULL);
-	WRITE_ONCE(marker_test_flush, NULL);
+	marker_test_set_flush(NULL);
 	pr_info("init race: connected (%d); init text %s when the site was written\n",
 		ret, race.freed ? "was freed" : "was there");
 	if (!ret)

@@ -125,8 +125,7 @@ extern struct marker_site __stop___markers[];
 int arch_marker_sites_set(const struct marker_site *const *sites,
 			  unsigned int nr, bool armed);
 #ifdef CONFIG_MARKERS_KUNIT_TEST
-extern void (*marker_test_flush)(const struct marker_site *const *sites,
-				 unsigned int nr);
+void marker_test_set_flush(void (*fn)(const struct marker_site *const *sites, unsigned int nr));
 #endif
 int arch_marker_site_set(const struct marker_site *s, bool armed);
 bool arch_marker_site_armed(const struct marker_site *s);

@@ -70,7 +70,7 @@ struct marker_poke {
  * @unhold: set when a sync stalls while CPUs are held: they emulate
  * @timeout: TSC cycles a CPU may be held before it emulates instead
  * @patience: TSC cycles the patcher waits for a sync before setting @unhold
- * @resend: TSC cycles the patcher waits for an acknowledgement before it
+ * @resend: TSC cycles the patcher waits for an acknowledgment before it
  *	    sends the IPI again
  * @seq: counts chunks, for marker_count_late()
  * @refs: 1 for the patcher, plus 1 per CPU inside marker_int3_handler()
@@ -100,7 +100,7 @@ static struct marker_poke_desc {
  * marker_sync_seen.  A CPU does so from marker_sync_ipi(), or from the
  * hold loop if it is held.
  *
- * No acknowledgement is lost.  Each CPU has one csd; the patcher does not
+ * No acknowledgment is lost.  Each CPU has one csd; the patcher does not
  * queue it while it is still queued (smp_call_function_single_async()
  * returns -EBUSY), and relies on the queued IPI to read the new
  * generation.  The IPI's csd is unlocked (a release store) before
@@ -113,9 +113,9 @@ static struct marker_poke_desc {
  *
  * With a full barrier on both sides at least one load sees the other's
  * store: either the patcher finds the csd free and queues the IPI again,
- * or the IPI reads the new generation.  Should an acknowledgement go
+ * or the IPI reads the new generation.  Should an acknowledgment go
  * missing anyway, marker_sync_wait() queues the IPI again after
- * MARKER_SYNC_RESEND_US: every wait for an acknowledgement ends once the
+ * MARKER_SYNC_RESEND_US: every wait for an acknowledgment ends once the
  * CPU takes an interrupt, or acknowledges from the hold loop.
  */
 static unsigned int marker_sync_gen;
@@ -136,6 +136,7 @@ static atomic_long_t marker_late_hits;
 static atomic_long_t marker_stale;
 static atomic_long_t marker_resends;
 static u64 marker_max_window;		/* text_mutex */
+static u64 marker_max_sync;		/* text_mutex */
 static DEFINE_PER_CPU(unsigned long, marker_late_seq);
 static unsigned long marker_timeouts_told;	/* text_mutex */
 static atomic_t marker_holding;
@@ -168,7 +169,7 @@ bool (*marker_x86_test_drop_ack)(void);
 
 static bool marker_test_drop_ack(void)
 {
-	bool (*fn)(void) = READ_ONCE(marker_x86_test_drop_ack);
+	typeof(marker_x86_test_drop_ack) fn = READ_ONCE(marker_x86_test_drop_ack);
 
 	return fn && fn();
 }
@@ -202,6 +203,7 @@ static void marker_sync_ipi(void *info)
 	smp_mb();
 	marker_sync_ack();
 }
+
 NOKPROBE_SYMBOL(marker_sync_ipi);
 
 /* A CPU that has not acknowledged after this long gets the IPI again. */
@@ -225,7 +227,7 @@ static void marker_sync_wait(struct marker_poke_desc *d, int cpu,
 		now = rdtsc();
 		if (now - sent > d->resend) {
 			sent = now;
-			/* 0: the last IPI ran, and no acknowledgement came. */
+			/* 0: the last IPI ran, and no acknowledgment came. */
 			if (smp_load_acquire(per_cpu_ptr(&marker_sync_seen,
 							 cpu)) != gen &&
 			    !smp_call_function_single_async(cpu,
@@ -247,6 +249,7 @@ static void marker_sync(struct marker_poke_desc *d)
 {
 	unsigned int gen = marker_sync_gen + 1;
 	int cpu, self = smp_processor_id();
+	u64 start = rdtsc();
 
 	/* Text writes before the generation, generation before the IPIs. */
 	smp_mb();
@@ -268,6 +271,7 @@ static void marker_sync(struct marker_poke_desc *d)
 	for_each_online_cpu(cpu)
 		marker_sync_wait(d, cpu, gen);
 	atomic_long_inc(&marker_syncs);
+	marker_max_sync = max(marker_max_sync, rdtsc() - start);
 }
 
 static __always_inline struct marker_poke *
@@ -438,10 +442,12 @@ static bool marker_chunk_has(unsigned long addr)
 	if (!arch_atomic_inc_not_zero(&d->refs))
 		return false;
 	ret = marker_poke_find(d, addr);
+	/* Done with @d before the patcher may see refs drop. */
 	smp_mb__before_atomic();
 	arch_atomic_dec(&d->refs);
 	return ret;
 }
+
 NOKPROBE_SYMBOL(marker_chunk_has);
 
 /**
@@ -494,6 +500,7 @@ bool marker_int3_fixup(struct pt_regs *regs)
 	atomic_long_inc(&marker_retried);
 	return true;
 }
+
 NOKPROBE_SYMBOL(marker_int3_fixup);
 
 static void marker_poke_write(struct marker_poke_desc *d, unsigned int from,
@@ -762,6 +769,7 @@ void marker_x86_hold_stats(struct marker_hold_stats *st)
 	st->max_hold_us = div64_u64(st->max_hold_ns, 1000);
 	st->max_window_ns = div64_u64(READ_ONCE(marker_max_window) * 1000000,
 				      khz);
+	st->max_sync_ns = div64_u64(READ_ONCE(marker_max_sync) * 1000000, khz);
 }
 EXPORT_SYMBOL_GPL(marker_x86_hold_stats);
 
@@ -778,6 +786,7 @@ void marker_x86_hold_stats_reset_max(void)
 		per_cpu(marker_max_hold, cpu) = 0;
 	mutex_lock(&text_mutex);
 	marker_max_window = 0;
+	marker_max_sync = 0;
 	mutex_unlock(&text_mutex);
 }
 EXPORT_SYMBOL_GPL(marker_x86_hold_stats_reset_max);

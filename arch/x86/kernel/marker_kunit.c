@@ -1275,13 +1275,13 @@ static void markers_x86_test_stress(struct kunit *test)
 		   atomic_long_read(&stress.timer_passes),
 		   atomic_long_read(&stress.nmi_passes),
 		   atomic_long_read(&probe_hits));
-	kunit_info(test, "%lu holds, %lu emulated (%lu late, %lu of them stale), %lu timeouts, %lu unheld, %lu retried, %lu syncs, %lu resends, longest hold %llu us, longest window %llu us\n",
+	kunit_info(test, "%lu holds, %lu emulated (%lu late, %lu of them stale), %lu timeouts, %lu unheld, %lu retried, %lu syncs, %lu resends, longest hold %llu us, longest window %llu us, longest sync %llu us\n",
 		   st.holds - st0.holds, st.emulated - st0.emulated,
 		   st.late - st0.late, st.stale - st0.stale,
 		   st.timeouts - st0.timeouts, st.unheld - st0.unheld,
 		   st.retried - st0.retried, st.syncs - st0.syncs,
 		   st.resends - st0.resends, st.max_hold_us,
-		   st.max_window_ns / 1000);
+		   st.max_window_ns / 1000, st.max_sync_ns / 1000);
 
 	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, false));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);

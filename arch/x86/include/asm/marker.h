@@ -94,6 +94,7 @@ bool marker_int3_fixup(struct pt_regs *regs);
  * @max_window_ns: the longest window of a chunk, from its first int3 to
  *		   the end of the sync after its release, in nanoseconds: no
  *		   CPU can be held longer
+ * @max_sync_ns: the longest sync, in nanoseconds
  */
 struct marker_hold_stats {
 	unsigned long holds;
@@ -109,6 +110,7 @@ struct marker_hold_stats {
 	unsigned long long max_hold_us;
 	unsigned long long max_hold_ns;
 	unsigned long long max_window_ns;
+	unsigned long long max_sync_ns;
 };
 
 void marker_x86_hold_stats(struct marker_hold_stats *st);
