@@ -145,7 +145,8 @@ static struct hold_test {
 	const struct marker_site *site;
 	bool armed;		/* the state being patched to */
 	bool owner_pass;	/* pass on the patching CPU at step 1 */
-	unsigned int stall_ms;	/* spin at step 1 that long */
+	unsigned int stall_ms;	/* at step 1, wait that long for a timeout */
+	unsigned long timeouts0;
 	bool late;		/* trap twice on the passer's CPU at step 3 */
 	int cpu;		/* the passer's CPU */
 	bool late_handled[2];
@@ -201,6 +202,14 @@ static bool passed(void)
 	return READ_ONCE(ht.passed);
 }
 
+static bool timed_out(void)
+{
+	struct marker_hold_stats st;
+
+	marker_x86_hold_stats(&st);
+	return st.timeouts > ht.timeouts0;
+}
+
 /*
  * Two traps on the site after release, as a CPU that fetched the int3
  * before byte 0 became final would take, and a stale copy after it.
@@ -232,7 +241,7 @@ static void hold_step(unsigned int step)
 		smp_store_release(&ht.go, 1);
 		ht.held[1] = spin_until(one_held, 2000);
 		if (ht.stall_ms)
-			mdelay(ht.stall_ms);
+			spin_until(timed_out, ht.stall_ms);
 	} else if (step == 2) {
 		mdelay(10);
 		ht.held[2] = holding() == 1 && !READ_ONCE(ht.passed);
@@ -249,9 +258,11 @@ static bool hold_fake;
 static void hold_run(struct kunit *test, bool armed, bool owner_pass,
 		     unsigned int stall_ms, bool late)
 {
+	struct marker_hold_stats st;
 	struct task_struct *t;
 	int cpu;
 
+	marker_x86_hold_stats(&st);
 	/* Stay on this CPU: the passer must run on another one. */
 	migrate_disable();
 	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
@@ -268,6 +279,7 @@ static void hold_run(struct kunit *test, bool armed, bool owner_pass,
 	ht.late = late;
 	ht.cpu = cpu;
 	ht.fake = hold_fake;
+	ht.timeouts0 = st.timeouts;
 	ht.regs.cs = __KERNEL_CS;
 	ht.regs.flags = X86_EFLAGS_IF | X86_EFLAGS_FIXED;
 	if (ht.site)
@@ -390,7 +402,7 @@ static void markers_x86_test_timeout(struct kunit *test)
 
 	marker_hold_timeout_ms = 20;
 	marker_x86_hold_stats(&st0);
-	hold_run(test, false, false, 100, false);
+	hold_run(test, false, false, 2000, false);
 	marker_x86_hold_stats(&st);
 	marker_hold_timeout_ms = saved;
 
