@@ -31,9 +31,9 @@ fi
 
 # Multi-threaded TCG runs each vCPU as a host thread.  With more than two
 # vCPUs per host core, a sync waits for vCPUs that the host is not
-# running: at 8 vCPUs on 2 cores, syncs took up to 169 ms, past the 100 ms
-# after which the patcher lets held CPUs go.  Single-threaded TCG runs the
-# vCPUs in turn; there the longest sync took 12 ms.
+# running: at 8 vCPUs on 2 cores, syncs took up to 169 ms and the x86
+# stress case 150 s.  Single-threaded TCG runs the vCPUs in turn: 11 ms
+# and 22 s.
 if [ -z "${TCG_THREAD:-}" ]; then
 	TCG_THREAD=multi
 	[ "${SMP:-4}" -gt $((2 * $(nproc))) ] && TCG_THREAD=single

@@ -13,6 +13,7 @@
 
 #define pr_fmt(fmt) "markers: " fmt
 
+#include <linux/context_tracking.h>
 #include <linux/debugfs.h>
 #include <linux/hashtable.h>
 #include <linux/irq_work.h>
@@ -128,6 +129,16 @@ static void marker_unwatched_tell(struct irq_work *work)
 
 static DEFINE_IRQ_WORK(marker_unwatched_work, marker_unwatched_tell);
 
+/* Whether RCU ignores this CPU (idle, or going offline).  Preemption off. */
+static __always_inline bool marker_rcu_ignores_cpu(void)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	return rcu_dynticks_curr_cpu_in_eqs();
+#else
+	return !rcu_is_watching();
+#endif
+}
+
 static void notrace marker_skip_unwatched(const struct marker *mark)
 {
 	if (atomic_long_inc_return(&marker_unwatched) != 1)
@@ -152,11 +163,12 @@ void notrace marker_call(const struct marker *mark, void *call_private, ...)
 	struct marker_probe_closure *p;
 	va_list args;
 
-	if (unlikely(!rcu_is_watching())) {
+	rcu_read_lock_sched_notrace();
+	if (unlikely(marker_rcu_ignores_cpu())) {
+		rcu_read_unlock_sched_notrace();
 		marker_skip_unwatched(mark);
 		return;
 	}
-	rcu_read_lock_sched_notrace();
 	p = rcu_dereference_sched(mark->probes);
 	for (; p && p->func; p++) {
 		va_start(args, call_private);

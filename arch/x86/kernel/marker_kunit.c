@@ -9,6 +9,7 @@
 #include <linux/hrtimer.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/kallsyms.h>
+#include <linux/kdebug.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/marker.h>
@@ -21,6 +22,7 @@
 #include <asm/nmi.h>
 #include <asm/nops.h>
 #include <asm/text-patching.h>
+#include <asm/trapnr.h>
 
 #define HOLD_MAGIC	0x5eedUL
 
@@ -720,6 +722,10 @@ static void markers_x86_test_foreign_int3(struct kunit *test)
 	poke_byte(s, INT3_INSN_OPCODE);
 	regs.ip = code + INT3_INSN_SIZE;
 	KUNIT_EXPECT_FALSE(test, marker_int3_fixup(&regs));
+	KUNIT_EXPECT_EQ(test, regs.ip, code + INT3_INSN_SIZE);
+	/* Nobody takes it: the die notifiers leave it to die(). */
+	KUNIT_EXPECT_NE(test, notify_die(DIE_INT3, "int3", &regs, 0,
+					 X86_TRAP_BP, SIGTRAP), NOTIFY_STOP);
 	KUNIT_EXPECT_EQ(test, regs.ip, code + INT3_INSN_SIZE);
 	poke_byte(s, byte0);
 	marker_x86_hold_stats(&st);
