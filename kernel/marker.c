@@ -13,7 +13,6 @@
 
 #define pr_fmt(fmt) "markers: " fmt
 
-#include <linux/context_tracking.h>
 #include <linux/debugfs.h>
 #include <linux/hashtable.h>
 #include <linux/irq_work.h>
@@ -70,6 +69,8 @@ struct marker_entry {
  * @stop: one past the last
  * @sites: first patchable site (with CONFIG_HAVE_ARCH_MARKERS)
  * @sites_stop: one past the last
+ * @calls: first call of probes in an out-of-line block
+ * @calls_stop: one past the last
  * @init_start: a module's init text, recorded as it loads: the module
  *		forgets it (init_layout) when it frees it
  * @init_end: one past its end
@@ -85,6 +86,8 @@ struct marker_range {
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 	struct marker_site *sites;
 	struct marker_site *sites_stop;
+	struct marker_call *calls;
+	struct marker_call *calls_stop;
 	unsigned long init_start;
 	unsigned long init_end;
 #endif
@@ -111,6 +114,8 @@ static struct marker_range marker_vmlinux = {
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 	.sites = __start___markers,
 	.sites_stop = __stop___markers,
+	.calls = __start___markers_calls,
+	.calls_stop = __stop___markers_calls,
 #endif
 };
 
@@ -129,30 +134,32 @@ static void marker_unwatched_tell(struct irq_work *work)
 
 static DEFINE_IRQ_WORK(marker_unwatched_work, marker_unwatched_tell);
 
-/* Whether RCU ignores this CPU (idle, or going offline).  Preemption off. */
-static __always_inline bool marker_rcu_ignores_cpu(void)
-{
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
-	return rcu_dynticks_curr_cpu_in_eqs();
-#else
-	return !rcu_is_watching();
-#endif
-}
-
-static void notrace marker_skip_unwatched(const struct marker *mark)
+/**
+ * marker_skip_unwatched() - a marker passed where RCU is not watching
+ * @mark: the marker
+ *
+ * Called by MARK() sites and marker_call() instead of calling the probes
+ * (see marker_rcu_ignores_cpu()).  The first such pass is logged.
+ *
+ * Context: any, RCU not watching, preemption off.
+ */
+void notrace marker_skip_unwatched(const struct marker *mark)
 {
 	if (atomic_long_inc_return(&marker_unwatched) != 1)
 		return;
 	WRITE_ONCE(marker_unwatched_name, mark->name);
 	irq_work_queue(&marker_unwatched_work);
 }
+EXPORT_SYMBOL_GPL(marker_skip_unwatched);
+NOKPROBE_SYMBOL(marker_skip_unwatched);
 
 /**
  * marker_call() - call the probes connected to a marker
  * @mark: the marker hit
  * @call_private: the site's private data
  *
- * Called by MARK() sites while probes are connected; safe in any context
+ * Called by the sites that are never patched (_trace_mark(), and MARK()
+ * without arch support) while probes are connected; safe in any context
  * where RCU is watching, NMI included.  Where it is not (the idle loop,
  * the last steps of a CPU going offline), the probes are not called: the
  * array they are read from could be freed under them.  The first such
@@ -160,25 +167,62 @@ static void notrace marker_skip_unwatched(const struct marker *mark)
  */
 void notrace marker_call(const struct marker *mark, void *call_private, ...)
 {
+	va_list args __uninitialized;
 	struct marker_probe_closure *p;
-	va_list args;
 
 	rcu_read_lock_sched_notrace();
 	if (unlikely(marker_rcu_ignores_cpu())) {
-		rcu_read_unlock_sched_notrace();
 		marker_skip_unwatched(mark);
-		return;
-	}
-	p = rcu_dereference_sched(mark->probes);
-	for (; p && p->func; p++) {
-		va_start(args, call_private);
-		p->func(p->probe_private, call_private, mark->format, &args);
-		va_end(args);
+	} else {
+		p = rcu_dereference_sched(mark->probes);
+		/* An array is never empty: the first probe needs no test. */
+		if (p) {
+			do {
+				va_start(args, call_private);
+				p->func(p->probe_private, call_private,
+					mark->format, &args);
+				va_end(args);
+			} while ((++p)->func);
+		}
 	}
 	rcu_read_unlock_sched_notrace();
 }
 EXPORT_SYMBOL_GPL(marker_call);
 NOKPROBE_SYMBOL(marker_call);
+
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+/**
+ * marker_iterate() - call every probe of a marker, from a site
+ * @probe_private: ignored (the first closure's)
+ * @call_private: the site's private data
+ * @fmt: the marker's format
+ * @args: the arguments, as the site stored them
+ * @p: the probe array that the site read, not empty
+ *
+ * What a site calls while its marker has no probe or more than one, and
+ * while the call is being changed.  It calls the closures of the array
+ * the site read, each with its own probe_private, whatever the marker's
+ * array is by now: the site read it with preemption off, so it is not
+ * freed before the site returns.
+ *
+ * Context: a MARK() site: preemption off, RCU watching.
+ */
+void notrace marker_iterate(void *probe_private, void *call_private,
+			    const char *fmt, va_list *args,
+			    struct marker_probe_closure *p)
+{
+	void *start = arch_marker_va_start(args);
+
+	/* Each probe reads the arguments from the first; the last, tail-called. */
+	for (; p[1].func; p++) {
+		p->func(p->probe_private, call_private, fmt, args);
+		arch_marker_va_rewind(args, start);
+	}
+	p->func(p->probe_private, call_private, fmt, args);
+}
+EXPORT_SYMBOL_GPL(marker_iterate);
+NOKPROBE_SYMBOL(marker_iterate);
+#endif
 
 static struct hlist_head *marker_bucket(const char *name)
 {
@@ -246,6 +290,15 @@ static void marker_connect(struct marker *m, const struct marker_entry *e,
 	WRITE_ONCE(m->state, !!p);
 }
 
+/*
+ * Stands in for a probe that was disconnected when no smaller array could
+ * be allocated; copies of the array leave it out.
+ */
+static void marker_probe_stub(void *probe_private, void *call_private,
+			      const char *fmt, va_list *args)
+{
+}
+
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 /*
  * Init text may be written only while it exists: vmlinux's until
@@ -255,17 +308,21 @@ static void marker_connect(struct marker *m, const struct marker_entry *e,
  * under markers_mutex: a site chosen while its text existed is written
  * before that text goes.
  */
-static bool marker_site_writable(const struct marker_site *s,
+static bool marker_text_writable(unsigned long code,
 				 const struct marker_range *r)
 {
-	unsigned long code = marker_site_code(s);
-
 	if (!r->init_freed)
 		return true;
 	/* vmlinux: init text, and built-in __exit text, freed with it. */
 	if (!r->mod)
 		return !init_section_contains((void *)code, 1);
 	return code < r->init_start || code >= r->init_end;
+}
+
+static bool marker_site_writable(const struct marker_site *s,
+				 const struct marker_range *r)
+{
+	return marker_text_writable(marker_site_code(s), r);
 }
 
 /*
@@ -287,6 +344,23 @@ static bool marker_sites_reserved(const struct marker_site *s,
 	}
 	return false;
 }
+
+/* Whether a call of probes in [@c, @stop) touches [@start, @end]. */
+static bool marker_calls_at(const struct marker_call *c,
+			    const struct marker_call *stop,
+			    unsigned long start, unsigned long end)
+{
+	unsigned long code;
+
+	for (; c < stop; c++) {
+		code = marker_call_code(c);
+		if (start <= code + MARKER_CALL_SIZE - 1 && end >= code)
+			return true;
+	}
+	return false;
+}
+
+NOKPROBE_SYMBOL(marker_calls_at);
 
 /* The module whose text holds @addr, with a reference; or NULL. */
 static struct module *marker_text_module(unsigned long addr)
@@ -322,7 +396,9 @@ int marker_text_reserved(void *start, void *end)
 	struct module *mod;
 	int ret;
 
-	if (marker_sites_reserved(__start___markers, __stop___markers, s, e))
+	if (marker_sites_reserved(__start___markers, __stop___markers, s, e) ||
+	    marker_calls_at(__start___markers_calls, __stop___markers_calls,
+			    s, e))
 		return 1;
 
 	mod = marker_text_module(s);
@@ -330,10 +406,41 @@ int marker_text_reserved(void *start, void *end)
 		return 0;
 	ret = marker_sites_reserved(mod->marker_sites,
 				    mod->marker_sites + mod->num_marker_sites,
-				    s, e);
+				    s, e) ||
+	      marker_calls_at(mod->marker_calls,
+			      mod->marker_calls + mod->num_marker_calls, s, e);
 	module_put(mod);
 	return ret;
 }
+
+/**
+ * marker_call_at() - whether a call of probes starts at @addr
+ * @addr: an address
+ *
+ * For the int3 handling of x86, which emulates such a call.
+ *
+ * Context: any; takes no lock.
+ * Return: true if @addr is the first byte of a call of a marker's probes.
+ */
+bool marker_call_at(void *addr)
+{
+	unsigned long a = (unsigned long)addr;
+	struct module *mod;
+	bool ret;
+
+	if (marker_calls_at(__start___markers_calls, __stop___markers_calls,
+			    a, a))
+		return true;
+	mod = marker_text_module(a);
+	if (!mod)
+		return false;
+	ret = marker_calls_at(mod->marker_calls,
+			      mod->marker_calls + mod->num_marker_calls, a, a);
+	module_put(mod);
+	return ret;
+}
+
+NOKPROBE_SYMBOL(marker_call_at);
 
 static unsigned long marker_sites_target(const struct marker_site *s,
 					 const struct marker_site *stop,
@@ -379,28 +486,28 @@ unsigned long marker_site_target_at(void *addr)
 NOKPROBE_SYMBOL(marker_site_target_at);
 
 /*
- * Sites to change, gathered by marker_update_sites() and handed to the
- * arch in one call, which changes them with a fixed number of syncs per
- * chunk.  @err keeps the first error of the arch since the last
- * marker_batch_done().  Protected by markers_mutex.
+ * Sites to arm or disarm and calls to point elsewhere, gathered by
+ * marker_patch_range() and handed to the arch in one call, which changes
+ * them with a fixed number of syncs per chunk.  @err keeps the first error
+ * of the arch since the last marker_batch_done().  Protected by
+ * markers_mutex.
  */
 static struct marker_batch {
-	const struct marker_site *sites[64];
+	struct marker_change v[64];
 	unsigned int nr;
-	bool armed;
 	int err;
 } marker_batch;
 
 #ifdef CONFIG_MARKERS_KUNIT_TEST
-static void (*marker_test_flush)(const struct marker_site *const *sites, unsigned int nr);
+static void (*marker_test_flush)(const struct marker_change *v, unsigned int nr);
 
 /**
- * marker_test_set_flush() - set a hook on every batch of sites, for tests
+ * marker_test_set_flush() - set a hook on every batch of changes, for tests
  * @fn: called with a batch that is about to be written, markers_mutex
  *	held, to widen the window between choosing sites and writing them;
  *	NULL for none
  */
-void marker_test_set_flush(void (*fn)(const struct marker_site *const *sites, unsigned int nr))
+void marker_test_set_flush(void (*fn)(const struct marker_change *v, unsigned int nr))
 {
 	WRITE_ONCE(marker_test_flush, fn);
 }
@@ -411,7 +518,7 @@ static void marker_test_flush_hook(const struct marker_batch *b)
 	typeof(marker_test_flush) fn = READ_ONCE(marker_test_flush);
 
 	if (fn)
-		fn(b->sites, b->nr);
+		fn(b->v, b->nr);
 }
 #else
 static inline void marker_test_flush_hook(const struct marker_batch *b)
@@ -427,7 +534,7 @@ static void marker_batch_flush(void)
 	lockdep_assert_held(&markers_mutex);
 	if (b->nr) {
 		marker_test_flush_hook(b);
-		ret = arch_marker_sites_set(b->sites, b->nr, b->armed);
+		ret = arch_marker_change(b->v, b->nr);
 		b->err = b->err ?: ret;
 	}
 	b->nr = 0;
@@ -444,29 +551,69 @@ static int marker_batch_done(void)
 	return ret;
 }
 
-static void marker_batch_add(const struct marker_site *s, bool armed)
+static struct marker_change *marker_batch_next(void)
 {
 	struct marker_batch *b = &marker_batch;
 
-	if (b->nr && (b->armed != armed || b->nr == ARRAY_SIZE(b->sites)))
+	if (b->nr == ARRAY_SIZE(b->v))
 		marker_batch_flush();
-	b->sites[b->nr++] = s;
-	b->armed = armed;
+	memset(&b->v[b->nr], 0, sizeof(b->v[0]));
+	return &b->v[b->nr++];
 }
 
-/* Arm the sites of connected markers, disarm the others; NULL: all. */
-static void marker_update_sites(const struct marker_range *r,
-				const char *name)
+/*
+ * What a call of @m's probes should call: the only probe while @m has
+ * exactly one, marker_iterate() otherwise (no probe, several, or a stub
+ * left by an unregistration that ran out of memory).
+ */
+static unsigned long marker_call_wanted(const struct marker *m)
+{
+	const struct marker_probe_closure *p;
+
+	p = rcu_dereference_protected(m->probes,
+				      lockdep_is_held(&markers_mutex));
+	if (p && !p[1].func && p[0].func != marker_probe_stub)
+		return (unsigned long)p[0].func;
+	return (unsigned long)marker_iterate;
+}
+
+#define MARKER_SITES	1	/* arm the sites of connected markers */
+#define MARKER_CALLS	2	/* point calls at what marker_call_wanted() says */
+#define MARKER_ITERATE	4	/* point calls at marker_iterate() */
+
+/*
+ * Set the sites and calls of the markers called @name in @r (all, for
+ * NULL) as their struct marker says.
+ */
+static void marker_patch_range(const struct marker_range *r,
+			       const char *name, unsigned int what)
 {
 	const struct marker_site *s;
+	const struct marker_call *c;
+	struct marker_change *v;
 	const struct marker *m;
 
-	for (s = r->sites; s < r->sites_stop; s++) {
+	for (s = r->sites; what & MARKER_SITES && s < r->sites_stop; s++) {
 		m = marker_site_marker(s);
-		if (name && strcmp(m->name, name))
+		if ((name && strcmp(m->name, name)) ||
+		    !marker_site_writable(s, r))
 			continue;
-		if (marker_site_writable(s, r))
-			marker_batch_add(s, m->state);
+		v = marker_batch_next();
+		v->site = s;
+		v->armed = READ_ONCE(m->state);
+	}
+	for (c = r->calls;
+	     what & (MARKER_CALLS | MARKER_ITERATE) && c < r->calls_stop;
+	     c++) {
+		m = marker_call_marker(c);
+		if ((name && strcmp(m->name, name)) ||
+		    !marker_text_writable(marker_call_code(c), r))
+			continue;
+		v = marker_batch_next();
+		v->call = c;
+		v->target = what & MARKER_ITERATE ?
+			    (unsigned long)marker_iterate :
+			    marker_call_wanted(m);
 	}
 }
 #else
@@ -475,39 +622,49 @@ static int marker_batch_done(void)
 	return 0;
 }
 
-static void marker_update_sites(const struct marker_range *r,
-				const char *name)
+#define MARKER_SITES	1
+#define MARKER_CALLS	2
+#define MARKER_ITERATE	4
+
+static void marker_patch_range(const struct marker_range *r,
+			       const char *name, unsigned int what)
 {
 }
 #endif
 
-/*
- * A site whose marker has no probes may still be armed for a moment:
- * marker_call() then finds no probe array and returns.
- */
-static void marker_update_range(const struct marker_range *r,
-				const struct marker_entry *e)
+/* Connect the markers called @e's name in @r to @e's probes, or not. */
+static void marker_connect_range(const struct marker_range *r,
+				 const struct marker_entry *e)
 {
 	struct marker *m;
 
 	for (m = r->start; m < r->stop; m++)
 		if (!strcmp(m->name, e->name))
 			marker_connect(m, e, r->mod);
-	marker_update_sites(r, e->name);
 }
 
-/*
- * Connect every marker of @e's name to its probes, or disconnect it.
- * Returns 0, or -EINVAL if a site's bytes were not as expected (logged):
- * that site is left alone, the others are set.
- */
-static int marker_update(const struct marker_entry *e)
+/* Connect every marker of @e's name to its probes, or disconnect it. */
+static void marker_connect_all(const struct marker_entry *e)
 {
 	struct marker_range *r;
 
-	marker_update_range(&marker_vmlinux, e);
+	marker_connect_range(&marker_vmlinux, e);
 	list_for_each_entry(r, &marker_modules, list)
-		marker_update_range(r, e);
+		marker_connect_range(r, e);
+}
+
+/*
+ * Set the sites and calls (@what) of every marker of @e's name as their
+ * struct marker says.  Returns 0, or -EINVAL if an instruction's bytes
+ * were not as expected (logged): it is left alone, the others are set.
+ */
+static int marker_patch(const struct marker_entry *e, unsigned int what)
+{
+	struct marker_range *r;
+
+	marker_patch_range(&marker_vmlinux, e->name, what);
+	list_for_each_entry(r, &marker_modules, list)
+		marker_patch_range(r, e->name, what);
 	return marker_batch_done();
 }
 
@@ -555,15 +712,6 @@ static int marker_check_format(struct marker_entry *e, const char *format)
 		return -EPERM;
 	}
 	return 0;
-}
-
-/*
- * Stands in for a probe that was disconnected when no smaller array could
- * be allocated; copies of the array leave it out.
- */
-static void marker_probe_stub(void *probe_private, void *call_private,
-			      const char *fmt, va_list *args)
-{
 }
 
 static bool marker_probe_match(const struct marker_probe_closure *c,
@@ -617,13 +765,91 @@ static int marker_probes_edit(const struct marker_entry *e,
 	return n;
 }
 
-/* Make @new (of @nr closures) @e's probe array; reconnect its markers. */
+/*
+ * Grace periods before a call is pointed at a single probe, as
+ * kernel/tracepoint.c has them for its static calls (tp_rcu_get_state(),
+ * tp_rcu_cond_sync()).  A site reads the probe array, then the first
+ * closure's probe_private, then calls, with preemption off throughout; a
+ * CPU may therefore call a new target with what it read in an older array:
+ *
+ *  1->0->1: a CPU that read [A] before the last probe went, and still runs
+ *	the block, must not call a new single probe B with A's probe_private.
+ *	Going to one probe waits for a grace period started when the last
+ *	one went.
+ *  N->2->1: a CPU that read [A, B] calls marker_iterate() (which calls
+ *	the closures of [A, B]), until the call points at B; then it
+ *	would call B with A's.  Going to one probe waits for a grace period
+ *	started when the array's first probe_private last changed.
+ *
+ * marker_gp is protected by markers_mutex.
+ */
+enum { MARKER_GP_1_0_1, MARKER_GP_N_2_1, MARKER_GP_NR };
+
+static struct {
+	unsigned long cookie;
+	bool pending;
+} marker_gp[MARKER_GP_NR];
+
+static void marker_gp_start(int which)
+{
+	marker_gp[which].cookie = get_state_synchronize_rcu();
+	marker_gp[which].pending = true;
+}
+
+static void marker_gp_wait(int which)
+{
+	if (marker_gp[which].pending)
+		cond_synchronize_rcu(marker_gp[which].cookie);
+	marker_gp[which].pending = false;
+}
+
+static void *marker_priv0(const struct marker_probes *p)
+{
+	return p ? p->probes[0].probe_private : NULL;
+}
+
+/*
+ * Make @new (of @nr closures, NULL for none) @e's probe array, and change
+ * the sites and calls of its markers in an order in which no CPU calls a
+ * probe with another's probe_private (see marker_gp above).  Returns 0, or
+ * -EINVAL if an instruction was refused (logged).
+ */
 static int marker_entry_set(struct marker_entry *e, struct marker_probes *new,
 			    unsigned int nr)
 {
+	struct marker_probes *old = e->probes;
+	unsigned int old_nr = e->nr_probes;
+	int ret = 0;
+
 	e->probes = new;
 	e->nr_probes = nr;
-	return marker_update(e);
+	if (!old_nr && nr) {
+		/* 0 -> 1: arm the sites, their calls at the probe. */
+		marker_gp_wait(MARKER_GP_1_0_1);
+		marker_connect_all(e);
+		return marker_patch(e, MARKER_SITES | MARKER_CALLS);
+	}
+	if (!nr) {
+		/* 1 -> 0: disarm, calls back at the iterator. */
+		marker_connect_all(e);
+		ret = marker_patch(e, MARKER_SITES | MARKER_CALLS);
+		marker_gp_start(MARKER_GP_1_0_1);
+		return ret;
+	}
+	if (old_nr == 1 && nr > 1) {
+		/* 1 -> 2: the iterator first, which calls all it is given. */
+		ret = marker_patch(e, MARKER_ITERATE);
+		marker_connect_all(e);
+		return ret;
+	}
+	marker_connect_all(e);
+	if (marker_priv0(new) != marker_priv0(old))
+		marker_gp_start(MARKER_GP_N_2_1);
+	if (nr > 1)
+		return 0;
+	/* 2 -> 1: the probe, once no CPU can hold an older first closure. */
+	marker_gp_wait(MARKER_GP_N_2_1);
+	return marker_patch(e, MARKER_CALLS);
 }
 
 /* The same, for good: the old array goes after a grace period. */
@@ -652,6 +878,8 @@ static void marker_entry_stub(struct marker_entry *e,
 				       probe_private))
 			WRITE_ONCE(e->probes->probes[i].func,
 				   marker_probe_stub);
+	/* A call that went straight to it goes to the iterator. */
+	marker_patch(e, MARKER_CALLS);
 }
 
 static bool marker_name_ok(const char *name)
@@ -948,11 +1176,14 @@ static int marker_module_coming(struct module *mod)
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 	r->sites = mod->marker_sites;
 	r->sites_stop = mod->marker_sites + mod->num_marker_sites;
+	r->calls = mod->marker_calls;
+	r->calls_stop = mod->marker_calls + mod->num_marker_calls;
 	r->init_start = (unsigned long)mod->init_layout.base;
 	r->init_end = r->init_start + mod->init_layout.text_size;
 #endif
 	marker_range_connect(r);
-	marker_update_sites(r, NULL);
+	/* Code that never ran: no grace period before a call changes. */
+	marker_patch_range(r, NULL, MARKER_SITES | MARKER_CALLS);
 	/* A refused site is logged; the module's other sites still work. */
 	marker_batch_done();
 	list_add_tail(&r->list, &marker_modules);

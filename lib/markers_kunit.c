@@ -362,6 +362,221 @@ static void markers_test_expansions(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, l.args[i], c->args[i]);
 }
 
+/* Every conversion a format may carry, mixed, read back exactly. */
+#define TYPES_FMT "d %d u %u ld %ld lu %lu lld %lld llu %llu zu %zu p %p s %s c %c"
+
+struct types_log {
+	int calls;
+	int bad;
+};
+
+static noinline void pass_types(void)
+{
+	MARK(markers_kunit_types, TYPES_FMT, -5, 4000000000U, -6L, ULONG_MAX,
+	     LLONG_MIN, ULLONG_MAX, (size_t)SIZE_MAX - 1,
+	     (void *)&pass_types, "str", 'x');
+}
+
+static bool types_read(va_list *args)
+{
+	bool ok = true;
+
+	ok &= va_arg(*args, int) == -5;
+	ok &= va_arg(*args, unsigned int) == 4000000000U;
+	ok &= va_arg(*args, long) == -6L;
+	ok &= va_arg(*args, unsigned long) == ULONG_MAX;
+	ok &= va_arg(*args, long long) == LLONG_MIN;
+	ok &= va_arg(*args, unsigned long long) == ULLONG_MAX;
+	ok &= va_arg(*args, size_t) == (size_t)SIZE_MAX - 1;
+	ok &= va_arg(*args, void *) == (void *)&pass_types;
+	ok &= !strcmp(va_arg(*args, const char *), "str");
+	ok &= va_arg(*args, int) == 'x';
+	return ok;
+}
+
+static void probe_types(void *probe_private, void *call_private,
+			const char *fmt, va_list *args)
+{
+	struct types_log *l = probe_private;
+
+	l->calls++;
+	l->bad += !types_read(args);
+}
+
+/* Reads a copy first, then the list itself. */
+static void probe_types_twice(void *probe_private, void *call_private,
+			      const char *fmt, va_list *args)
+{
+	struct types_log *l = probe_private;
+	va_list copy;
+
+	va_copy(copy, *args);
+	l->bad += !types_read(&copy);
+	va_end(copy);
+	l->bad += !types_read(args);
+	l->calls++;
+}
+
+static void markers_test_types(struct kunit *test)
+{
+	struct types_log one = {}, twice = {};
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_types",
+						       TYPES_FMT, probe_types,
+						       &one));
+	pass_types();
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_types",
+						       TYPES_FMT,
+						       probe_types_twice,
+						       &twice));
+	pass_types();
+	marker_probe_unregister("markers_kunit_types", probe_types, &one);
+	pass_types();
+	marker_probe_unregister("markers_kunit_types", probe_types_twice,
+				&twice);
+	pass_types();
+	KUNIT_EXPECT_EQ(test, one.calls, 2);
+	KUNIT_EXPECT_EQ(test, twice.calls, 2);
+	KUNIT_EXPECT_EQ(test, one.bad, 0);
+	KUNIT_EXPECT_EQ(test, twice.bad, 0);
+}
+
+/*
+ * Probes swapped while other CPUs pass the marker: every call gets the
+ * probe_private of the probe called, and the site's arguments.
+ */
+#define SWAP_MAGIC	0x5a5aUL
+
+/* Each swap waits for two grace periods: about 30 ms under QEMU's TCG. */
+static unsigned int swaps = 1000;
+module_param(swaps, uint, 0444);
+MODULE_PARM_DESC(swaps, "Probe swaps of markers_test_swap");
+
+static struct swap_test {
+	int stop;
+	atomic64_t passes;	/* over 2^32 in a run: 64 bits on i386 too */
+	atomic64_t hits[2];
+	atomic_long_t bad;
+} sw;
+
+static int swap_tag[2];
+
+static noinline void pass_swap(unsigned long seq)
+{
+	MARK(markers_kunit_swap, "magic %lu seq %lu", SWAP_MAGIC, seq);
+}
+
+static void swap_probe(int who, void *probe_private, va_list *args)
+{
+	unsigned long magic = va_arg(*args, unsigned long);
+
+	if (probe_private != &swap_tag[who] || magic != SWAP_MAGIC)
+		atomic_long_inc(&sw.bad);
+	atomic64_inc(&sw.hits[who]);
+}
+
+static void swap_probe_a(void *probe_private, void *call_private,
+			 const char *fmt, va_list *args)
+{
+	swap_probe(0, probe_private, args);
+}
+
+static void swap_probe_b(void *probe_private, void *call_private,
+			 const char *fmt, va_list *args)
+{
+	swap_probe(1, probe_private, args);
+}
+
+static marker_probe_func *const swap_probes[2] = {
+	swap_probe_a, swap_probe_b,
+};
+
+static int swap_passer(void *data)
+{
+	u64 n = 0;
+
+	while (!READ_ONCE(sw.stop)) {
+		pass_swap(n);
+		if (!(++n & 63))
+			cond_resched();
+	}
+	atomic64_add(n, &sw.passes);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static int swap_reg(int who)
+{
+	return marker_probe_register("markers_kunit_swap", "magic %lu seq %lu",
+				     swap_probes[who], &swap_tag[who]);
+}
+
+static int swap_unreg(int who)
+{
+	return marker_probe_unregister("markers_kunit_swap", swap_probes[who],
+				       &swap_tag[who]);
+}
+
+static void markers_test_swap(struct kunit *test)
+{
+	struct task_struct **t;
+	unsigned long start = jiffies;
+	int cpu, i, who = 0, err = 0;
+
+	t = kunit_kcalloc(test, nr_cpu_ids, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	memset(&sw, 0, sizeof(sw));
+	KUNIT_ASSERT_EQ(test, 0, swap_reg(0));
+	for_each_online_cpu(cpu) {
+		t[cpu] = kthread_create_on_cpu(swap_passer, NULL, cpu,
+					       "markers_swap/%u");
+		if (IS_ERR(t[cpu]))
+			t[cpu] = NULL;
+		else
+			wake_up_process(t[cpu]);
+	}
+	/*
+	 * A -> B -> A ...: through two probes (1 -> 2 -> 1) on even rounds,
+	 * through none (1 -> 0 -> 1) on odd ones.
+	 */
+	for (i = 0; i < swaps; i++) {
+		if (i & 1) {
+			err |= swap_unreg(who);
+			err |= swap_reg(!who);
+		} else {
+			err |= swap_reg(!who);
+			err |= swap_unreg(who);
+		}
+		who = !who;
+	}
+	WRITE_ONCE(sw.stop, 1);
+	for_each_online_cpu(cpu)
+		if (t[cpu])
+			kthread_stop(t[cpu]);
+	err |= swap_unreg(who);
+	/* 1 -> 2 -> 1 -> 0, nobody passing. */
+	err |= swap_reg(0);
+	err |= swap_reg(1);
+	pass_swap(0);
+	err |= swap_unreg(0);
+	pass_swap(0);
+	err |= swap_unreg(1);
+	pass_swap(0);
+
+	kunit_info(test, "%u swaps in %u ms: %lld passes, %lld calls of A, %lld of B\n",
+		   swaps, jiffies_to_msecs(jiffies - start),
+		   atomic64_read(&sw.passes), atomic64_read(&sw.hits[0]),
+		   atomic64_read(&sw.hits[1]));
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&sw.bad), 0L);
+	KUNIT_EXPECT_GT(test, atomic64_read(&sw.hits[0]), 0LL);
+	KUNIT_EXPECT_GT(test, atomic64_read(&sw.hits[1]), 0LL);
+	KUNIT_EXPECT_LE(test, atomic64_read(&sw.hits[0]) +
+			atomic64_read(&sw.hits[1]),
+			2 * atomic64_read(&sw.passes) + 3);
+}
+
 static atomic_t probes_inside, probes_late, probes_calls;
 static bool probe_gone;
 
@@ -965,6 +1180,8 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_is_loaded),
 	KUNIT_CASE_PARAM(markers_test_expansions, expansion_gen_params),
 	KUNIT_CASE(markers_test_contexts),
+	KUNIT_CASE(markers_test_types),
+	KUNIT_CASE(markers_test_swap),
 #ifdef CONFIG_CONTEXT_TRACKING_IDLE
 	KUNIT_CASE(markers_test_rcu_idle),
 #endif
@@ -1023,12 +1240,12 @@ static char *init_race_verdict = "not run";
 module_param_named(init_race, init_race_verdict, charp, 0444);
 MODULE_PARM_DESC(init_race, "Whether init memory was there when the init race's site was written");
 
-static void init_race_flush(const struct marker_site *const *sites,
-			    unsigned int nr)
+static void init_race_flush(const struct marker_change *v, unsigned int nr)
 {
 	unsigned int i, ms;
 
-	for (i = 0; i < nr && marker_site_code(sites[i]) != init_race.site; i++)
+	for (i = 0; i < nr && (!v[i].site ||
+			       marker_site_code(v[i].site) != init_race.site); i++)
 		;
 	if (i == nr)
 		return;

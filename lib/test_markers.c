@@ -109,12 +109,12 @@ static void race_probe(void *probe_private, void *call_private,
 {
 }
 
-static void race_flush(const struct marker_site *const *sites,
-		       unsigned int nr)
+static void race_flush(const struct marker_change *v, unsigned int nr)
 {
 	unsigned int i, ms;
 
-	for (i = 0; i < nr && marker_site_code(sites[i]) != race.site; i++)
+	for (i = 0; i < nr && (!v[i].site ||
+			       marker_site_code(v[i].site) != race.site); i++)
 		;
 	if (i == nr)
 		return;

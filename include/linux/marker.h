@@ -18,7 +18,9 @@
  */
 
 #include <linux/compiler.h>
+#include <linux/context_tracking_state.h>
 #include <linux/err.h>
+#include <linux/rcupdate.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -79,6 +81,22 @@ extern struct marker __start___markers_meta[];
 extern struct marker __stop___markers_meta[];
 
 void marker_call(const struct marker *mark, void *call_private, ...);
+void marker_skip_unwatched(const struct marker *mark);
+
+/*
+ * Whether RCU ignores this CPU (the idle loop, a CPU going offline):
+ * probes are not called there.  Preemption off.
+ */
+static __always_inline bool marker_rcu_ignores_cpu(void)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	/* ct_dynticks() without the address computation: one load. */
+	return !(raw_cpu_read(context_tracking.state.counter) &
+		 RCU_DYNTICKS_IDX);
+#else
+	return !rcu_is_watching();
+#endif
+}
 
 /* A site that is never patched: it tests its struct marker in memory. */
 #define __MARK_UNPATCHED(name, call_private, format, args...)		\
@@ -122,10 +140,51 @@ static inline struct marker *marker_site_marker(const struct marker_site *s)
 extern struct marker_site __start___markers[];
 extern struct marker_site __stop___markers[];
 
+/*
+ * One entry of the __markers_calls section per call of the probes in an
+ * out-of-line block: a direct call whose target is the marker's only
+ * probe, or marker_iterate().  Laid out like struct marker_site.
+ */
+struct marker_call {
+	s32 code;
+	s32 unused;
+	long marker;
+};
+
+static inline unsigned long marker_call_code(const struct marker_call *c)
+{
+	return (unsigned long)&c->code + c->code;
+}
+
+static inline struct marker *marker_call_marker(const struct marker_call *c)
+{
+	return (struct marker *)((unsigned long)&c->marker + c->marker);
+}
+
+extern struct marker_call __start___markers_calls[];
+extern struct marker_call __stop___markers_calls[];
+
+/**
+ * struct marker_change - one instruction for the arch to change
+ * @site: a site to arm or disarm, or NULL
+ * @call: a call to point at @target, or NULL
+ * @armed: for @site, whether to arm it
+ * @target: for @call, the function it calls
+ */
+struct marker_change {
+	const struct marker_site *site;
+	const struct marker_call *call;
+	bool armed;
+	unsigned long target;
+};
+
+void marker_iterate(void *probe_private, void *call_private, const char *fmt,
+		    va_list *args, struct marker_probe_closure *p);
+int arch_marker_change(const struct marker_change *v, unsigned int nr);
 int arch_marker_sites_set(const struct marker_site *const *sites,
 			  unsigned int nr, bool armed);
 #ifdef CONFIG_MARKERS_KUNIT_TEST
-void marker_test_set_flush(void (*fn)(const struct marker_site *const *sites, unsigned int nr));
+void marker_test_set_flush(void (*fn)(const struct marker_change *v, unsigned int nr));
 #endif
 int arch_marker_site_set(const struct marker_site *s, bool armed);
 bool arch_marker_site_armed(const struct marker_site *s);
@@ -243,6 +302,7 @@ static inline void marker_free_init_mem(void)
 #if defined(CONFIG_MARKERS) && defined(CONFIG_HAVE_ARCH_MARKERS)
 int marker_text_reserved(void *start, void *end);
 unsigned long marker_site_target_at(void *addr);
+bool marker_call_at(void *addr);
 #else
 static inline int marker_text_reserved(void *start, void *end)
 {
@@ -252,6 +312,11 @@ static inline int marker_text_reserved(void *start, void *end)
 static inline unsigned long marker_site_target_at(void *addr)
 {
 	return 0;
+}
+
+static inline bool marker_call_at(void *addr)
+{
+	return false;
 }
 #endif
 

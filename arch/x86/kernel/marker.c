@@ -44,20 +44,26 @@
 #include <asm/text-patching.h>
 #include <asm/tsc.h>
 
-/* Sites per window: bounds how long a CPU can be held. */
-#define MARKER_CHUNK		16
+/*
+ * Instructions per window: bounds how long a CPU can be held.  Arming a
+ * marker with one probe changes each site and the call in its block.
+ */
+#define MARKER_CHUNK		32
 
 /**
- * struct marker_poke - one site being changed
- * @addr: the site
- * @next: where the new instruction goes: the out-of-line block when armed,
- *	  the next instruction when disarmed
+ * struct marker_poke - one instruction being changed: a site, or a call
+ * @addr: the instruction
+ * @next: where the new instruction goes: for a site, the out-of-line block
+ *	  when armed, the next instruction when disarmed; for a call, the
+ *	  function called
+ * @call: whether it is a call (a site is a jmp or a NOP)
  * @old: its bytes before
  * @new: its bytes after
  */
 struct marker_poke {
 	unsigned long addr;
 	unsigned long next;
+	bool call;
 	u8 old[MARKER_SITE_SIZE];
 	u8 new[MARKER_SITE_SIZE];
 };
@@ -290,7 +296,10 @@ marker_poke_find(struct marker_poke_desc *d, unsigned long addr)
 static __always_inline void marker_emulate(struct pt_regs *regs,
 					   const struct marker_poke *p)
 {
-	int3_emulate_jmp(regs, p->next);
+	if (p->call)
+		int3_emulate_call(regs, p->next);
+	else
+		int3_emulate_jmp(regs, p->next);
 	arch_atomic_long_inc(&marker_emulated);
 }
 
@@ -457,9 +466,9 @@ NOKPROBE_SYMBOL(marker_chunk_has);
  * @regs: the trap's registers
  *
  * Called by do_int3() before kprobes, for an int3 that
- * marker_int3_handler() did not take.  If byte 0 of a marker site no
- * longer holds an int3, run what the site holds now, emulated: kprobes
- * would send the CPU back to fetch the site again.  On hardware that is
+ * marker_int3_handler() did not take.  If byte 0 of a marker site, or of
+ * the call in its block, no longer holds an int3, run what it holds now,
+ * emulated: kprobes would send the CPU back to fetch it again.  On hardware that is
  * an int3 removed right after the CPU hit it.  An emulator running a
  * stale copy of our int3 (see marker_late()) after its chunk also gets
  * here, and going back would meet the same copy again, and again.
@@ -480,6 +489,11 @@ bool marker_int3_fixup(struct pt_regs *regs)
 	byte0 = READ_ONCE(*(u8 *)addr);
 	if (byte0 == INT3_INSN_OPCODE)
 		return false;
+	if (byte0 == CALL_INSN_OPCODE && marker_call_at((void *)addr)) {
+		int3_emulate_call(regs, addr + CALL_INSN_SIZE +
+					*(s32 *)(addr + 1));
+		goto out;
+	}
 	target = marker_site_target_at((void *)addr);
 	if (!target)
 		return false;
@@ -489,6 +503,7 @@ bool marker_int3_fixup(struct pt_regs *regs)
 		int3_emulate_jmp(regs, addr + MARKER_SITE_SIZE);
 	else
 		return false;
+out:
 	atomic_long_inc(&marker_retried);
 	return true;
 }
@@ -518,7 +533,7 @@ static int marker_int3_notify(struct notifier_block *nb, unsigned long val,
 		atomic_long_inc(&marker_retried);
 		return NOTIFY_STOP;
 	}
-	if (marker_site_target_at((void *)addr))
+	if (marker_site_target_at((void *)addr) || marker_call_at((void *)addr))
 		pr_warn_once("int3 at %pS, a marker site, is not ours\n",
 			     (void *)addr);
 	return NOTIFY_DONE;
@@ -682,6 +697,36 @@ static int marker_poke_add(struct marker_poke_desc *d,
 	p->addr = (unsigned long)code;
 	p->next = armed ? marker_site_target(s) :
 			  p->addr + MARKER_SITE_SIZE;
+	p->call = false;
+	d->nr++;
+	return 0;
+}
+
+/*
+ * Queue @c in @d to call @target, unless it does.  A call is only ever
+ * changed here, under text_mutex, and kprobes keep off it: anything but
+ * a call there is refused.
+ */
+static int marker_poke_add_call(struct marker_poke_desc *d,
+				const struct marker_call *c,
+				unsigned long target)
+{
+	struct marker_poke *p = &d->vec[d->nr];
+	void *code = (void *)marker_call_code(c);
+
+	memcpy(p->old, code, MARKER_CALL_SIZE);
+	if (p->old[0] != CALL_INSN_OPCODE) {
+		pr_err("call %pS: bytes %*ph, not a call: not changed\n", code,
+		       MARKER_CALL_SIZE, p->old);
+		return -EINVAL;
+	}
+	__text_gen_insn(p->new, CALL_INSN_OPCODE, code, (void *)target,
+			CALL_INSN_SIZE);
+	if (!memcmp(p->old, p->new, MARKER_CALL_SIZE))
+		return 0;
+	p->addr = (unsigned long)code;
+	p->next = target;
+	p->call = true;
 	d->nr++;
 	return 0;
 }
@@ -700,6 +745,57 @@ static void marker_timeouts_tell(void)
 	marker_timeouts_told = n;
 }
 
+/* Lock order: kprobe_mutex -> cpu hotplug -> text_mutex. */
+static struct marker_poke_desc *marker_patch_begin(void)
+{
+	kprobe_text_lock();
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+	return &marker_desc;
+}
+
+static void marker_patch_end(struct marker_poke_desc *d)
+{
+	marker_poke_chunk(d);
+	marker_timeouts_tell();
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+	kprobe_text_unlock();
+}
+
+/**
+ * arch_marker_change() - arm or disarm sites, point calls elsewhere
+ * @v: the changes
+ * @nr: how many
+ *
+ * Instructions change MARKER_CHUNK at a time, with three syncs per chunk.
+ * A site's bytes must be what its other state says they are, byte 0 being
+ * a kprobe's saved opcode where an armed kprobe sits; a call must be a
+ * call.  Anything else (another patcher's bytes) is left alone and logged.
+ *
+ * Context: may sleep; takes kprobe_text_lock(), the CPU hotplug lock and
+ * text_mutex.
+ * Return: 0, or -EINVAL if some instruction was not as expected; the
+ * others are changed.
+ */
+int arch_marker_change(const struct marker_change *v, unsigned int nr)
+{
+	struct marker_poke_desc *d = marker_patch_begin();
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (v[i].site ? marker_poke_add(d, v[i].site, v[i].armed) :
+				marker_poke_add_call(d, v[i].call,
+						     v[i].target))
+			ret = -EINVAL;
+		if (d->nr == MARKER_CHUNK)
+			marker_poke_chunk(d);
+	}
+	marker_patch_end(d);
+	return ret;
+}
+
 /**
  * arch_marker_sites_set() - arm or disarm marker sites
  * @sites: the sites
@@ -707,37 +803,25 @@ static void marker_timeouts_tell(void)
  * @armed: true to make them jump to their out-of-line calls, false for
  *	   NOPs
  *
- * Sites change MARKER_CHUNK at a time, with three syncs per chunk.  A
- * site's bytes must be what its other state says they are, byte 0 being
- * a kprobe's saved opcode where a kprobe sits; anything else (another
- * patcher's bytes) is left alone and logged.
+ * As arch_marker_change(), for sites only.
  *
- * Context: may sleep; takes kprobe_text_lock(), the CPU hotplug lock and
- * text_mutex.
- * Return: 0, or -EINVAL if some site's bytes were not as expected; the
- * other sites are set.
+ * Context: may sleep; takes the locks arch_marker_change() takes.
+ * Return: as for arch_marker_change().
  */
 int arch_marker_sites_set(const struct marker_site *const *sites,
 			  unsigned int nr, bool armed)
 {
-	struct marker_poke_desc *d = &marker_desc;
+	struct marker_poke_desc *d = marker_patch_begin();
 	unsigned int i;
 	int ret = 0;
 
-	kprobe_text_lock();
-	cpus_read_lock();
-	mutex_lock(&text_mutex);
 	for (i = 0; i < nr; i++) {
 		if (marker_poke_add(d, sites[i], armed))
 			ret = -EINVAL;
 		if (d->nr == MARKER_CHUNK)
 			marker_poke_chunk(d);
 	}
-	marker_poke_chunk(d);
-	marker_timeouts_tell();
-	mutex_unlock(&text_mutex);
-	cpus_read_unlock();
-	kprobe_text_unlock();
+	marker_patch_end(d);
 	return ret;
 }
 

@@ -10,12 +10,18 @@
  * See arch/x86/kernel/marker.c.
  */
 
+#include <linux/kernel.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/stdarg.h>
 #include <linux/stringify.h>
 #include <linux/types.h>
 #include <asm/asm.h>
 #include <asm/nops.h>
+#include <asm/percpu.h>
 
 #define MARKER_SITE_SIZE	5
+#define MARKER_CALL_SIZE	5	/* call rel32 */
 
 #ifdef KBUILD_BASENAME
 #define __MARK_SYM_FILE		KBUILD_BASENAME
@@ -40,17 +46,191 @@
 	".endif\n\t"							\
 	".endr\n\t"
 
-/* The site: a NOP recorded with its out-of-line @label and its marker. */
-#define __MARK_JUMP(name, label)					\
+/*
+ * The va_list that a site builds for its probe (x86-64 ABI): both register
+ * areas used up, so that every va_arg() reads the next 8-byte slot of the
+ * overflow area, where the site stored its arguments as C promotes them.
+ * No variadic function runs on the way to the probe.  The kernel passes
+ * no floating point arguments.
+ */
+struct marker_va {
+	unsigned int gp_offset;
+	unsigned int fp_offset;
+	void *overflow_arg_area;
+	void *reg_save_area;
+};
+
+#define MARKER_VA_GP_OFFSET	48	/* 6 general registers of 8 bytes */
+#define MARKER_VA_FP_OFFSET	176	/* and 8 vector registers of 16 */
+
+/*
+ * Where a site's va_list reads its next argument; and back there, for
+ * marker_iterate(), which gives every probe the whole list.  (A va_list
+ * whose register areas are used up is its overflow pointer alone.)
+ */
+static __always_inline void *arch_marker_va_start(va_list *args)
+{
+	return ((struct marker_va *)*args)->overflow_arg_area;
+}
+
+static __always_inline void arch_marker_va_rewind(va_list *args, void *start)
+{
+	((struct marker_va *)*args)->overflow_arg_area = start;
+}
+
+/*
+ * marker_rcu_ignores_cpu() for the sites: one test of the per-CPU
+ * context-tracking state, and a branch.
+ */
+static __always_inline bool __marker_rcu_ignores_cpu(void)
+{
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	bool ignored;
+
+	asm volatile("testb %[idx], " __percpu_arg([state])
+		     CC_SET(z)
+		     : CC_OUT(z) (ignored)
+		     : [idx] "i" (RCU_DYNTICKS_IDX),
+		       [state] "m" (context_tracking.state.counter));
+	return ignored;
+#else
+	return marker_rcu_ignores_cpu();
+#endif
+}
+
+/* Up to 12 arguments, each in a u64 slot. */
+#define __MARK_SLOT(x)		((__force u64)(x))
+#define __MARK_SLOTS_0()
+#define __MARK_SLOTS_1(a)						\
+	[0] = __MARK_SLOT(a)
+#define __MARK_SLOTS_2(a, b)						\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b)
+#define __MARK_SLOTS_3(a, b, c)						\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c)
+#define __MARK_SLOTS_4(a, b, c, d)					\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d)
+#define __MARK_SLOTS_5(a, b, c, d, e)					\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e)
+#define __MARK_SLOTS_6(a, b, c, d, e, f)				\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f)
+#define __MARK_SLOTS_7(a, b, c, d, e, f, g)				\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
+	[6] = __MARK_SLOT(g)
+#define __MARK_SLOTS_8(a, b, c, d, e, f, g, h)				\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
+	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h)
+#define __MARK_SLOTS_9(a, b, c, d, e, f, g, h, i)			\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
+	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h),			\
+	[8] = __MARK_SLOT(i)
+#define __MARK_SLOTS_10(a, b, c, d, e, f, g, h, i, j)			\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
+	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h),			\
+	[8] = __MARK_SLOT(i), [9] = __MARK_SLOT(j)
+#define __MARK_SLOTS_11(a, b, c, d, e, f, g, h, i, j, k)		\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
+	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h),			\
+	[8] = __MARK_SLOT(i), [9] = __MARK_SLOT(j),			\
+	[10] = __MARK_SLOT(k)
+#define __MARK_SLOTS_12(a, b, c, d, e, f, g, h, i, j, k, l)		\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
+	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h),			\
+	[8] = __MARK_SLOT(i), [9] = __MARK_SLOT(j),			\
+	[10] = __MARK_SLOT(k), [11] = __MARK_SLOT(l)
+#define __MARK_SLOTS(args...)						\
+	CONCATENATE(__MARK_SLOTS_, COUNT_ARGS(args))(args)
+
+/*
+ * The call of the probes: a direct call, recorded in __markers_calls, that
+ * kernel/marker.c points at the marker's probe while it has exactly one,
+ * and at marker_iterate() otherwise.  The probe gets the probe_private of
+ * the array @probes the site read, the site's call_private, the format
+ * and the va_list; the iterator also gets @probes (in %r8), and calls
+ * every closure in it.
+ */
+#define __MARK_CALL(name, probes, call_private, va)			\
+	do {								\
+		struct marker_probe_closure *__probes = (probes);	\
+		void *__priv = __probes->probe_private;			\
+		void *__cp = (call_private);				\
+		const char *__fmt = __marker_##name.format;		\
+		struct marker_va *__vap = (va);				\
+		/* Last: code in between (KASAN's checks) may use %r8. */	\
+		register struct marker_probe_closure *__pr asm("r8") =	\
+			__probes;					\
+									\
+		asm volatile("1: call %c[fn]\n\t"			\
+			     ".pushsection __markers_calls, \"a\"\n\t"	\
+			     _ASM_ALIGN "\n\t"				\
+			     ".long 1b - ., 0\n\t"			\
+			     _ASM_PTR "%c[m] - .\n\t"			\
+			     ".popsection"				\
+			     : ASM_CALL_CONSTRAINT, "+D" (__priv),		\
+			       "+S" (__cp), "+d" (__fmt), "+c" (__vap),	\
+			       "+r" (__pr)					\
+			     : [fn] "i" (marker_iterate),		\
+			       [m] "i" (&__marker_##name)		\
+			     : "rax", "r9", "r10", "r11", "memory", "cc");	\
+	} while (0)
+
+/*
+ * The out-of-line block: with preemption off, where RCU watches the CPU,
+ * read the probes, build the va_list and call.
+ */
+#define __MARK_OUT_OF_LINE(name, call_private, args...)		\
+	do {								\
+		u64 __slots[COUNT_ARGS(args)] = { __MARK_SLOTS(args) };	\
+		struct marker_va __va __uninitialized;			\
+		struct marker_probe_closure *__p;			\
+									\
+		preempt_disable_notrace();				\
+		if (unlikely(__marker_rcu_ignores_cpu())) {		\
+			marker_skip_unwatched(&__marker_##name);	\
+		} else {						\
+			__p = rcu_dereference_sched(__marker_##name.probes); \
+			if (likely(__p)) {				\
+				__va.gp_offset = MARKER_VA_GP_OFFSET;	\
+				__va.fp_offset = MARKER_VA_FP_OFFSET;	\
+				__va.overflow_arg_area = __slots;	\
+				__MARK_CALL(name, __p, call_private,	\
+					    &__va);			\
+			}						\
+		}							\
+		preempt_enable_notrace();				\
+	} while (0)
+
+/*
+ * The site: a NOP recorded in __markers with its out-of-line block, the
+ * label l_@yes, and its marker @mark.
+ */
+#define __MARK_JUMP(namestr, mark, yes)					\
 	({								\
-		asm goto(__MARK_SYM_DEFINE(#name)			\
+		asm goto(__MARK_SYM_DEFINE(namestr)			\
 			 "1: .byte " __stringify(BYTES_NOP5) "\n\t"	\
 			 ".pushsection __markers, \"a\"\n\t"		\
 			 _ASM_ALIGN "\n\t"				\
-			 ".long 1b - ., %l[" #label "] - .\n\t"		\
+			 ".long 1b - ., %l[" __stringify(l_##yes) "] - .\n\t" \
 			 _ASM_PTR "%c0 - .\n\t"				\
 			 ".popsection\n\t"				\
-			 : : "i" (&__marker_##name) : : label);		\
+			 : : "i" (mark) : : l_##yes);			\
 	})
 
 #define __MARK_SITE(name, call_private, format, args...)		\
@@ -58,13 +238,10 @@
 		__label__ l_yes;					\
 									\
 		__MARK_DEFINE(__marker_##name, #name, format, ## args);	\
-		__MARK_JUMP(name, l_yes);				\
+		__MARK_JUMP(#name, &__marker_##name, yes);		\
 		if (0) {						\
 l_yes:									\
-			marker_call(&__marker_##name, call_private,	\
-				    ## args);				\
-			/* No tail call: keep the caller's frame. */	\
-			barrier();					\
+			__MARK_OUT_OF_LINE(name, call_private, ## args); \
 		}							\
 	} while (0)
 
