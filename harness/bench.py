@@ -188,8 +188,9 @@ for what, name in kinds[:2]:
     lines.append(line)
 section('5. Longest a CPU was held in the int3 handler', 'Over all runs; '
         'the passing CPU is held when it meets a site mid-patch.  Each '
-        'hold lasts at most one chunk of 16 sites; more sites give more '
-        'chunks, so more holds to take the longest of.',
+        'hold lasts at most one chunk (16 sites and the calls in their '
+        'blocks); more sites give more chunks, so more holds to take the '
+        'longest of.',
         ['operation'] + [f'{s:,} site{"s" if s > 1 else ""}'
                          for s in sizes], lines)
 
@@ -227,8 +228,9 @@ for sym, name, table_bytes in [
 section('6. Size per site', 'Text of a function with 10 sites minus one '
         'with none, over 10.  Inline, each is a 5-byte NOP (jump labels '
         'may also be 2 bytes); the rest is out of line: for MARK() the '
-        'call of marker_call(), for a tracepoint the inlined cpu_online '
-        'test, preempt count and static call of __DO_TRACE().',
+        'argument slots, the va_list, the preempt count, the RCU test and '
+        'the patchable direct call, for a tracepoint the inlined '
+        'cpu_online test, preempt count and static call of __DO_TRACE().',
         ['site', 'text bytes', 'beyond a 5-byte NOP', 'table bytes'],
         lines)
 
@@ -242,11 +244,20 @@ if 'pass/mark' in d:
               f'{fmt(d.get("pass/static_branch"))}, tracepoint '
               f'{fmt(d.get("pass/tracepoint"))}, flag check '
               f'{fmt(d.get("pass/flag"))}.')
-if 'hit/mark-1' in d and 'hit/tracepoint-1' in d:
-    r = d['hit/mark-1'] / d['hit/tracepoint-1']
-    md.append(f'- Enabled, 1 probe: MARK() {fmt(d["hit/mark-1"])} against '
-              f'tracepoint {fmt(d["hit/tracepoint-1"])}: {r:.2f}x (target '
-              f'1.25x: {"met" if r <= 1.25 else "NOT met"}).')
+for n in (1, 2, 4):
+    m, t = d.get(f'hit/mark-{n}'), d.get(f'hit/tracepoint-{n}')
+    if m is None or not t:
+        continue
+    r = m / t
+    md.append(f'- Enabled, {n} probe(s): MARK() {fmt(m)} against '
+              f'tracepoint {fmt(t)}: {r:.2f}x (target 1.25x: '
+              f'{"met" if r <= 1.25 else "missed"}).')
+if 'markers_bench_size_mark' in sz and 'markers_bench_size_tp' in sz:
+    sm = (sz['markers_bench_size_mark'] - none) / 10
+    st = (sz['markers_bench_size_tp'] - none) / 10
+    md.append(f'- Text per site: MARK() {sm:.1f} bytes against a '
+              f'tracepoint\'s {st:.1f} (target: no more: '
+              f'{"met" if sm <= st else "missed"}).')
 per = {s: arm[('mark-arm', s)][1] / max(1, -(-s // 16))
        for s in sizes if ('mark-arm', s) in arm}
 if per:
@@ -254,6 +265,10 @@ if per:
               'count): ' +
               ', '.join(f'{v:g} ({s:,})' for s, v in per.items()) +
               '.')
+if ('mark-arm', 10000) in arm:
+    n = arm[('mark-arm', 10000)][1]
+    md.append(f'- Arming 10,000 sites: {n:,} syncs (target: no more than '
+              f'1,875: {"met" if n <= 1875 else "missed"}).')
 holds = [arm[('mark-arm', s)][2] / 1000 for s in sizes
          if ('mark-arm', s) in arm]
 if holds:
