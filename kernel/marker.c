@@ -299,6 +299,11 @@ static void marker_probe_stub(void *probe_private, void *call_private,
 {
 }
 
+/* What marker_patch() changes. */
+#define MARKER_SITES	1	/* arm the sites of connected markers */
+#define MARKER_CALLS	2	/* point calls at what marker_call_wanted() says */
+#define MARKER_ITERATE	4	/* point calls at marker_iterate() */
+
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 /*
  * Init text may be written only while it exists: vmlinux's until
@@ -325,6 +330,15 @@ static bool marker_site_writable(const struct marker_site *s,
 	return marker_text_writable(marker_site_code(s), r);
 }
 
+/* Whether [@start, @end] touches the @size bytes at @code. */
+static __always_inline bool marker_overlaps(unsigned long code,
+					    unsigned int size,
+					    unsigned long start,
+					    unsigned long end)
+{
+	return start <= code + size - 1 && end >= code;
+}
+
 /*
  * A range touches a site unless it is the site's first byte alone: a kprobe
  * there (at the MARK_SYM symbol) is on an instruction boundary in either
@@ -338,7 +352,7 @@ static bool marker_sites_reserved(const struct marker_site *s,
 
 	for (; s < stop; s++) {
 		code = marker_site_code(s);
-		if (start <= code + MARKER_SITE_SIZE - 1 && end >= code &&
+		if (marker_overlaps(code, MARKER_SITE_SIZE, start, end) &&
 		    !(start == code && end == code))
 			return true;
 	}
@@ -350,13 +364,10 @@ static bool marker_calls_at(const struct marker_call *c,
 			    const struct marker_call *stop,
 			    unsigned long start, unsigned long end)
 {
-	unsigned long code;
-
-	for (; c < stop; c++) {
-		code = marker_call_code(c);
-		if (start <= code + MARKER_CALL_SIZE - 1 && end >= code)
+	for (; c < stop; c++)
+		if (marker_overlaps(marker_call_code(c), MARKER_CALL_SIZE,
+				    start, end))
 			return true;
-	}
 	return false;
 }
 
@@ -577,10 +588,6 @@ static unsigned long marker_call_wanted(const struct marker *m)
 	return (unsigned long)marker_iterate;
 }
 
-#define MARKER_SITES	1	/* arm the sites of connected markers */
-#define MARKER_CALLS	2	/* point calls at what marker_call_wanted() says */
-#define MARKER_ITERATE	4	/* point calls at marker_iterate() */
-
 /*
  * Set the sites and calls of the markers called @name in @r (all, for
  * NULL) as their struct marker says.
@@ -621,10 +628,6 @@ static int marker_batch_done(void)
 {
 	return 0;
 }
-
-#define MARKER_SITES	1
-#define MARKER_CALLS	2
-#define MARKER_ITERATE	4
 
 static void marker_patch_range(const struct marker_range *r,
 			       const char *name, unsigned int what)

@@ -219,7 +219,8 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
 
 /*
  * The site: a NOP recorded in __markers with its out-of-line block, the
- * label l_@yes, and its marker @mark.
+ * label l_@yes, and its marker @mark.  The label is built by pasting, so
+ * that the macro names nothing of its caller's twice.
  */
 #define __MARK_JUMP(namestr, mark, yes)					\
 	({								\
