@@ -13,6 +13,7 @@
 
 #define pr_fmt(fmt) "markers: " fmt
 
+#include <linux/bsearch.h>
 #include <linux/debugfs.h>
 #include <linux/hashtable.h>
 #include <linux/irq_work.h>
@@ -26,6 +27,7 @@
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/sections.h>
@@ -1267,76 +1269,89 @@ static const char *marker_range_owner(const struct marker_range *r)
 	return r->mod ? r->mod->name : "vmlinux";
 }
 
-/* Whether @m is the first marker of its name in @r. */
-static bool marker_range_first(const struct marker_range *r,
-			       const struct marker *m)
-{
-	const struct marker *p;
-
-	for (p = r->start; p < m; p++)
-		if (!strcmp(p->name, m->name))
-			return false;
-	return true;
-}
-
 #ifdef CONFIG_HAVE_ARCH_MARKERS
-/* How many patchable sites @m has in @r, and how many are armed. */
-static unsigned int marker_sites_count(const struct marker_range *r,
-				       const struct marker *m,
-				       unsigned int *armed)
+/* Count each marker's patchable sites in @r, and the armed ones. */
+static void marker_sites_count(const struct marker_range *r,
+			       unsigned int *sites, unsigned int *armed)
 {
 	const struct marker_site *s;
-	unsigned int n = 0;
+	unsigned int i;
 
 	for (s = r->sites; s < r->sites_stop; s++) {
-		if (marker_site_marker(s) != m || !marker_site_writable(s, r))
+		i = marker_site_marker(s) - r->start;
+		if (i >= r->stop - r->start || !marker_site_writable(s, r))
 			continue;
-		n++;
-		*armed += arch_marker_site_armed(s);
+		sites[i]++;
+		armed[i] += arch_marker_site_armed(s);
 	}
-	return n;
 }
 #else
-static unsigned int marker_sites_count(const struct marker_range *r,
-				       const struct marker *m,
-				       unsigned int *armed)
+static void marker_sites_count(const struct marker_range *r,
+			       unsigned int *sites, unsigned int *armed)
 {
-	return 0;
 }
 #endif
+
+static const struct marker *marker_sort_base;
+
+static int marker_cmp_name(const void *a, const void *b)
+{
+	const struct marker *base = marker_sort_base;
+
+	return strcmp(base[*(const unsigned int *)a].name,
+		      base[*(const unsigned int *)b].name);
+}
 
 /*
  * One line per marker name and owner: its sites, how many are armed, its
  * probes and its format.  A marker expansion without a patchable site
  * (_trace_mark(), or any without arch support) counts as one site, armed
- * while probes are connected.
+ * while probes are connected.  The expansions are sorted by name, so
+ * that each name's are counted together: n log n for a module with
+ * thousands of expansions of one marker.
  */
-static void marker_show_range(struct seq_file *f, const struct marker_range *r)
+static int marker_show_range(struct seq_file *f, const struct marker_range *r)
 {
+	unsigned int i, j, n = r->stop - r->start, sites, armed;
+	unsigned int *idx, *nsites, *narmed;
 	const struct marker_entry *e;
-	const struct marker *m, *p;
-	unsigned int sites, armed, n;
+	const struct marker *m;
 
-	for (m = r->start; m < r->stop; m++) {
-		if (!marker_range_first(r, m))
-			continue;
+	if (!n)
+		return 0;
+	idx = kvmalloc_array(3 * n, sizeof(*idx), GFP_KERNEL | __GFP_ZERO);
+	if (!idx)
+		return -ENOMEM;
+	nsites = idx + n;
+	narmed = nsites + n;
+	marker_sites_count(r, nsites, narmed);
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	/* markers_mutex serializes the readers of marker_sort_base. */
+	marker_sort_base = r->start;
+	sort(idx, n, sizeof(*idx), marker_cmp_name, NULL);
+	for (i = 0; i < n; i = j) {
+		m = &r->start[idx[i]];
 		sites = 0;
 		armed = 0;
-		for (p = m; p < r->stop; p++) {
-			if (strcmp(p->name, m->name))
-				continue;
-			n = marker_sites_count(r, p, &armed);
-			if (!n) {
-				n = 1;
-				armed += !!READ_ONCE(p->state);
+		for (j = i; j < n && !strcmp(r->start[idx[j]].name, m->name);
+		     j++) {
+			if (nsites[idx[j]]) {
+				sites += nsites[idx[j]];
+				armed += narmed[idx[j]];
+			} else {
+				sites++;
+				armed += !!READ_ONCE(r->start[idx[j]].state);
 			}
-			sites += n;
 		}
 		e = marker_entry_find(m->name);
 		seq_printf(f, "%s %s sites=%u armed=%u probes=%u format=\"%s\"\n",
 			   m->name, marker_range_owner(r), sites, armed,
 			   e ? e->nr_probes : 0, m->format);
+		cond_resched();
 	}
+	kvfree(idx);
+	return 0;
 }
 
 static int marker_markers_show(struct seq_file *f, void *v)
@@ -1345,22 +1360,28 @@ static int marker_markers_show(struct seq_file *f, void *v)
 	const struct marker_entry *e;
 	int bkt;
 
+	int ret;
+
 	mutex_lock(&markers_mutex);
-	marker_show_range(f, &marker_vmlinux);
+	ret = marker_show_range(f, &marker_vmlinux);
 	list_for_each_entry(r, &marker_modules, list)
-		marker_show_range(f, r);
+		if (!ret)
+			ret = marker_show_range(f, r);
 	/* Probes waiting for a marker that no loaded code has yet. */
 	hash_for_each(marker_table, bkt, e, hlist)
 		if (!marker_name_present(e->name))
 			seq_printf(f, "%s - sites=0 armed=0 probes=%u format=\"%s\"\n",
 				   e->name, e->nr_probes, e->format ?: "");
 	mutex_unlock(&markers_mutex);
-	return 0;
+	return ret;
 }
 DEFINE_SHOW_ATTRIBUTE(marker_markers);
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS
-/* The MARK_SYM symbols, by address, gathered before the listing. */
+/*
+ * The MARK_SYM symbols, sorted by address, gathered when the sites file
+ * is opened; and the position of its iterator.
+ */
 struct marker_syms {
 	unsigned int nr;
 	unsigned int max;
@@ -1368,6 +1389,10 @@ struct marker_syms {
 		unsigned long addr;
 		char *name;
 	} *v;
+	struct marker_sites_pos {
+		const struct marker_range *r;
+		const struct marker_site *s;
+	} pos;
 };
 
 static int marker_sym_add(void *data, const char *name, struct module *mod,
@@ -1401,15 +1426,82 @@ static void marker_syms_free(struct marker_syms *ms)
 	kfree(ms);
 }
 
+static int marker_sym_cmp(const void *a, const void *b)
+{
+	const struct marker_sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* @ms is sorted by address. */
 static const char *marker_sym_at(const struct marker_syms *ms,
 				 unsigned long addr)
 {
-	unsigned int i;
+	struct marker_sym key = { .addr = addr };
+	const struct marker_sym *sym;
 
-	for (i = 0; i < ms->nr; i++)
-		if (ms->v[i].addr == addr)
-			return ms->v[i].name;
-	return "-";
+	sym = bsearch(&key, ms->v, ms->nr, sizeof(key), marker_sym_cmp);
+	return sym ? sym->name : "-";
+}
+
+/*
+ * The sites file is a seq_file iterator over every site of vmlinux, then
+ * of each module: start() takes markers_mutex and finds the site of a
+ * position, stop() drops it, so that a read lists only what fits its
+ * buffer.
+ */
+static const struct marker_range *marker_range_next(const struct marker_range *r)
+{
+	if (r == &marker_vmlinux)
+		r = list_first_entry_or_null(&marker_modules,
+					     struct marker_range, list);
+	else if (list_is_last(&r->list, &marker_modules))
+		r = NULL;
+	else
+		r = list_next_entry(r, list);
+	return r;
+}
+
+static void *marker_sites_seek(struct seq_file *f, loff_t pos)
+{
+	struct marker_sites_pos *p = &((struct marker_syms *)f->private)->pos;
+	const struct marker_range *r;
+
+	for (r = &marker_vmlinux; r; r = marker_range_next(r)) {
+		if (pos < r->sites_stop - r->sites) {
+			p->r = r;
+			p->s = r->sites + pos;
+			return p;
+		}
+		pos -= r->sites_stop - r->sites;
+	}
+	return NULL;
+}
+
+static void *marker_sites_start(struct seq_file *f, loff_t *pos)
+{
+	mutex_lock(&markers_mutex);
+	return marker_sites_seek(f, *pos);
+}
+
+static void *marker_sites_next(struct seq_file *f, void *v, loff_t *pos)
+{
+	struct marker_sites_pos *p = v;
+
+	++*pos;
+	if (++p->s < p->r->sites_stop)
+		return p;
+	while ((p->r = marker_range_next(p->r)))
+		if (p->r->sites < p->r->sites_stop) {
+			p->s = p->r->sites;
+			return p;
+		}
+	return NULL;
+}
+
+static void marker_sites_stop(struct seq_file *f, void *v)
+{
+	mutex_unlock(&markers_mutex);
 }
 
 /*
@@ -1417,43 +1509,36 @@ static const char *marker_sym_at(const struct marker_syms *ms,
  * armed or not, its five bytes now, its marker and its owner.  Sites in
  * freed init text are left out.
  */
-static void marker_show_sites(struct seq_file *f, const struct marker_range *r,
-			      const struct marker_syms *ms)
-{
-	char where[KSYM_SYMBOL_LEN];
-	const struct marker_site *s;
-	u8 insn[MARKER_SITE_SIZE];
-	unsigned long code;
-
-	for (s = r->sites; s < r->sites_stop; s++) {
-		if (!marker_site_writable(s, r))
-			continue;
-		code = marker_site_code(s);
-		if (copy_from_kernel_nofault(insn, (void *)code, sizeof(insn)))
-			continue;
-		/* function+offset/size, without the " [module]" */
-		sprint_symbol(where, code);
-		*strchrnul(where, ' ') = '\0';
-		seq_printf(f, "%s %s %s %*phN %s %s\n",
-			   marker_sym_at(ms, code), where,
-			   arch_marker_site_armed(s) ? "armed" : "disarmed",
-			   MARKER_SITE_SIZE, insn, marker_site_marker(s)->name,
-			   marker_range_owner(r));
-	}
-}
-
 static int marker_sites_show(struct seq_file *f, void *v)
 {
 	const struct marker_syms *ms = f->private;
-	const struct marker_range *r;
+	const struct marker_sites_pos *p = v;
+	char where[KSYM_SYMBOL_LEN];
+	u8 insn[MARKER_SITE_SIZE];
+	unsigned long code;
 
-	mutex_lock(&markers_mutex);
-	marker_show_sites(f, &marker_vmlinux, ms);
-	list_for_each_entry(r, &marker_modules, list)
-		marker_show_sites(f, r, ms);
-	mutex_unlock(&markers_mutex);
+	if (!marker_site_writable(p->s, p->r))
+		return 0;
+	code = marker_site_code(p->s);
+	if (copy_from_kernel_nofault(insn, (void *)code, sizeof(insn)))
+		return 0;
+	/* function+offset/size, without the " [module]" */
+	sprint_symbol(where, code);
+	*strchrnul(where, ' ') = '\0';
+	seq_printf(f, "%s %s %s %*phN %s %s\n",
+		   marker_sym_at(ms, code), where,
+		   arch_marker_site_armed(p->s) ? "armed" : "disarmed",
+		   MARKER_SITE_SIZE, insn, marker_site_marker(p->s)->name,
+		   marker_range_owner(p->r));
 	return 0;
 }
+
+static const struct seq_operations marker_sites_sops = {
+	.start = marker_sites_start,
+	.next = marker_sites_next,
+	.stop = marker_sites_stop,
+	.show = marker_sites_show,
+};
 
 /* kallsyms and module_mutex are walked before markers_mutex is taken. */
 static int marker_sites_open(struct inode *inode, struct file *file)
@@ -1470,10 +1555,16 @@ static int marker_sites_open(struct inode *inode, struct file *file)
 		ret = module_kallsyms_on_each_symbol(marker_sym_add, ms);
 	if (ret == -EOPNOTSUPP)
 		ret = 0;
-	if (!ret)
-		ret = single_open(file, marker_sites_show, ms);
 	if (ret)
-		marker_syms_free(ms);
+		goto err;
+	sort(ms->v, ms->nr, sizeof(*ms->v), marker_sym_cmp, NULL);
+	ret = seq_open(file, &marker_sites_sops);
+	if (ret)
+		goto err;
+	((struct seq_file *)file->private_data)->private = ms;
+	return 0;
+err:
+	marker_syms_free(ms);
 	return ret;
 }
 
@@ -1482,7 +1573,7 @@ static int marker_sites_release(struct inode *inode, struct file *file)
 	struct seq_file *f = file->private_data;
 
 	marker_syms_free(f->private);
-	return single_release(inode, file);
+	return seq_release(inode, file);
 }
 
 static const struct file_operations marker_sites_fops = {

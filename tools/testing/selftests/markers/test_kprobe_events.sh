@@ -41,23 +41,20 @@ site_state() {
 }
 
 # Armed, the site is a jmp: the kprobe still fires once per pass.
-if modinfo marker_loader >/dev/null 2>&1; then
-	check "armed through marker_loader" \
-		modprobe marker_loader markers=test_markers_event
-	check "armed: a jmp, the kprobe event being off" \
-		eq "$(site_state)" "armed e9"
-	echo 1 > $T/events/markers_test/site/enable
-	check "armed under the kprobe's int3" eq "$(site_state)" "armed cc"
-	echo 1 > $T/events/markers/marker/enable
-	echo 5 > /sys/module/test_markers/parameters/pass
-	echo 0 > $T/events/markers/marker/enable
-	echo 0 > $T/events/markers_test/site/enable
-	check "armed, it fired once more" \
-		eq "$(grep -c 'site: (' $T/trace)" 3
-	check "and the marker was recorded" \
-		eq "$(grep -c 'marker: test_markers_event: value 5' $T/trace)" 1
-	check "marker_loader unloads" modprobe -r marker_loader
-fi
+E=$T/events/markers/test_markers_event
+check "armed through its trace event" sh -c "echo 1 > $E/enable"
+check "armed: a jmp, the kprobe event being off" \
+	eq "$(site_state)" "armed e9"
+echo 1 > $T/events/markers_test/site/enable
+check "armed under the kprobe's int3" eq "$(site_state)" "armed cc"
+echo 5 > /sys/module/test_markers/parameters/pass
+echo 0 > $T/events/markers_test/site/enable
+echo 0 > $E/enable
+check "armed, it fired once more" \
+	eq "$(grep -c 'site: (' $T/trace)" 3
+check "and the marker was recorded" \
+	eq "$(grep -c 'test_markers_event: value 5$' $T/trace)" 1
+check "disarmed with the event" eq "$(site_state)" "disarmed"
 check "kprobe event removed" \
 	sh -c "echo '-:markers_test/site' >> $T/kprobe_events"
 check "marker module unloads" modprobe -r test_markers

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A marker of the same name as one of test_marker_events, with another
+ * format: its event is refused while test_marker_events is loaded.
+ */
+
+#include <linux/marker.h>
+#include <linux/module.h>
+
+static int pass_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	MARK(tme_basic, "pid %u", n);
+	return 0;
+}
+
+static const struct kernel_param_ops pass_ops = {
+	.set = pass_set,
+};
+module_param_cb(pass, &pass_ops, NULL, 0200);
+MODULE_PARM_DESC(pass, "Pass the marker with this number");
+
+MODULE_DESCRIPTION("A marker whose format clashes with test_marker_events'");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,200 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every marker is a trace event, events/markers/<name>/, with one typed
+# field per conversion of its format: format files, enabling, every kind
+# of conversion recorded, filters, a hist trigger, an instance, a module's
+# events coming and going (also while recording), formats that clash or
+# cannot be typed, and non-root users refused.
+. "$(dirname "$0")/lib.sh"
+require_root
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs nodev $T
+E=$T/events/markers
+P=/sys/module/test_marker_events/parameters
+if ! modinfo test_marker_events >/dev/null 2>&1; then
+	echo "markers: test_marker_events not built (CONFIG_TEST_MARKERS)"
+	exit $ksft_skip
+fi
+no_record_cmd
+modprobe -q -r test_marker_events_clash test_marker_events 2>/dev/null
+
+# fields EVENT: its own fields, one "type name offset size signed" a line.
+fields() {
+	sed -n 's/^\tfield:\(.*\) \([a-zA-Z0-9_]*\);\toffset:\([0-9]*\);\tsize:\([0-9]*\);\tsigned:\([01]\);$/\1 \2 \3 \4 \5/p' \
+		$E/$1/format | grep -v ' common_'
+}
+pfmt() {
+	sed -n 's/^print fmt: //p' $E/$1/format
+}
+# lines EVENT [TRACE]: what EVENT recorded, one record a line.
+lines() {
+	sed -n "s/.* $1: //p" ${2:-$T/trace}
+}
+L255=$(printf '%255s' '' | tr ' ' L)
+
+check "test_marker_events loads" modprobe test_marker_events
+for ev in tme_basic tme_noname tme_dup tme_ints tme_longs tme_str tme_partial \
+	tme_noargs; do
+	for f in enable format filter trigger id; do
+		[ -e $E/$ev/$f ] || { echo "  $E/$ev/$f missing"; rc=1; }
+	done
+done
+check "an event per marker of the module, with its files" eq $rc 0
+
+# Format files: the fields from the format, and a print fmt libtraceevent
+# parses.
+check "tme_basic: pid, comm, value" eq "$(fields tme_basic | tr '\n' ,)" \
+	"int pid 8 4 1,__data_loc char[] comm 12 4 0,unsigned long long value 16 8 0,"
+check "tme_basic: print fmt" eq "$(pfmt tme_basic)" \
+	'"pid %d comm %s value %llu", REC->pid, __get_str(comm), REC->value'
+check "tme_noname: arg1, arg2, arg3" eq "$(pfmt tme_noname)" \
+	'"%d-%u %s", REC->arg1, REC->arg2, __get_str(arg3)'
+check "tme_dup: duplicate names made unique" eq "$(pfmt tme_dup)" \
+	'"x %d x %d", REC->x, REC->x_2'
+check "tme_ints: every conversion typed" \
+	eq "$(fields tme_ints | tr '\n' ,)" \
+	"char c 8 1 1,int hh 12 4 1,unsigned int uhh 16 4 0,int h 20 4 1,unsigned int uh 24 4 0,int i 28 4 1,unsigned int u 32 4 0,unsigned int x 36 4 0,unsigned int X 40 4 0,unsigned int o 44 4 0,"
+check "tme_ints: print fmt" eq "$(pfmt tme_ints)" \
+	'"c %c hh %d uhh %u h %d uh %u i %d u %u x %x X %X o %o", REC->c, REC->hh, REC->uhh, REC->h, REC->uh, REC->i, REC->u, REC->x, REC->X, REC->o'
+check "tme_longs: every length modifier typed" \
+	eq "$(fields tme_longs | tr '\n' ,)" \
+	"long l 8 8 1,unsigned long ul 16 8 0,long long ll 24 8 1,unsigned long long ull 32 8 0,size_t z 40 8 0,ssize_t zd 48 8 1,ptrdiff_t t 56 8 1,unsigned long p 64 8 0,unsigned int w 72 4 0,int pad 76 4 1,"
+check "tme_longs: print fmt" eq "$(pfmt tme_longs)" \
+	'"l %ld ul %lu ll %lld ull %llu z %lu zd %ld t %ld p 0x%lx w %08x pad %-4d end", REC->l, REC->ul, REC->ll, REC->ull, REC->z, REC->zd, REC->t, REC->p, REC->w, REC->pad'
+check "tme_str: quotes and %% escaped" eq "$(pfmt tme_str)" \
+	'"s %s empty %s null %s quote \"%s\" pct %% long %s", __get_str(s), __get_str(empty), __get_str(null), __get_str(arg4), __get_str(long)'
+check "tme_partial: what cannot be typed has no field" \
+	eq "$(pfmt tme_partial)" '"ok %d sym ? w ? after %u", REC->ok, REC->after'
+check "tme_partial: said so in one line" \
+	eq "$(dmesg | grep -c 'markers: event tme_partial: not recorded: %pS %\*d$')" 1
+check "tme_noargs: no field" eq "$(fields tme_noargs | wc -l) $(pfmt tme_noargs)" \
+	'0 " "'
+
+# Enabling one event records its marker only.
+echo > $T/trace
+check "tme_basic enabled" sh -c "echo 1 > $E/tme_basic/enable"
+check "its probe is connected" \
+	eq "$(grep -c '^tme_basic test_marker_events sites=2 armed=2 probes=1 ' /sys/kernel/debug/markers/markers)" 1
+echo 5 > $P/pass
+check "tme_basic disabled" sh -c "echo 0 > $E/tme_basic/enable"
+echo 6 > $P/pass
+check "recorded while enabled, the fields printed by the format" \
+	eq "$(lines tme_basic)" "pid 5 comm tme5 value 10000000005"
+check "nothing else recorded" eq "$(grep -c 'tme_' $T/trace)" 1
+check "its probe is gone" \
+	eq "$(grep -c '^tme_basic test_marker_events sites=2 armed=0 probes=0 ' /sys/kernel/debug/markers/markers)" 1
+
+# Every conversion recorded and printed as printk() would (%p unhashed).
+echo > $T/trace
+echo 1 > $E/enable
+echo 5 > $P/pass
+echo 0 > $E/enable
+check "tme_noname" eq "$(lines tme_noname)" "5-6 tme5"
+check "tme_dup" eq "$(lines tme_dup)" "x 5 x -5"
+check "tme_ints" eq "$(lines tme_ints)" \
+	"c F hh -5 uhh 205 h -500 uh 60005 i -5 u 4000000005 x dead0005 X DEAD0005 o 5"
+check "tme_longs" eq "$(lines tme_longs)" \
+	"l -5000000000 ul 18446744073709551610 ll -5000000000000000 ull 18000000000000000005 z 15 zd -5 t -10 p 0x1005 w 00000005 pad 5    end"
+check "tme_str: empty, NULL, bounded strings" eq "$(lines tme_str)" \
+	"s tme5 empty  null (null) quote \"tme5\" pct % long $L255"
+check "tme_partial" eq "$(lines tme_partial)" "ok 5 sym ? w ? after 6"
+check "tme_noargs" eq "$(grep -c ' tme_noargs:  $' $T/trace)" 1
+
+# Filters on the fields: one that drops, one that keeps.
+echo > $T/trace
+check "filter pid > 100" sh -c "echo 'pid > 100' > $E/tme_basic/filter"
+echo 1 > $E/tme_basic/enable
+echo 50 > $P/burst
+check "drops every pass of 50" eq "$(lines tme_basic | wc -l)" 0
+echo 103 > $P/burst
+check "keeps 101 and 102 of 103" eq "$(lines tme_basic | cut -d' ' -f2 | tr '\n' ' ')" \
+	"101 102 "
+check "filter on the string" sh -c "echo 'comm == \"tme7\"' > $E/tme_basic/filter"
+echo > $T/trace
+echo 10 > $P/burst
+check "keeps the one pass" eq "$(lines tme_basic)" "pid 7 comm tme7 value 10000000007"
+check "a filter on no field refused" sh -c "! echo 'nosuch > 1' > $E/tme_basic/filter 2>/dev/null"
+echo 0 > $E/tme_basic/filter
+echo 0 > $E/tme_basic/enable
+
+# A hist trigger keyed on a field.
+check "hist trigger keyed on pid" \
+	sh -c "echo 'hist:keys=pid:vals=value' > $E/tme_basic/trigger"
+echo 4 > $P/burst
+check "one entry per pid, hit once each" \
+	eq "$(grep -c '^{ pid: *[0-3] } hitcount: *1 ' $E/tme_basic/hist)" 4
+check "with the values summed" \
+	eq "$(grep -c 'value: *1000000000[0-3]$' $E/tme_basic/hist)" 4
+echo '!hist:keys=pid:vals=value' > $E/tme_basic/trigger
+echo > $T/error_log
+check "a trigger on no field refused" \
+	sh -c "! echo 'hist:keys=nosuch' > $E/tme_basic/trigger 2>/dev/null"
+check "and said in error_log" eq "$(grep -c 'markers:tme_basic' $T/error_log)" 1
+
+# An instance: its own copy of the event, its own probe.
+I=$T/instances/markers_test
+mkdir $I
+echo > $T/trace
+check "enabled in an instance" sh -c "echo 1 > $I/events/markers/tme_basic/enable"
+echo 8 > $P/pass
+check "recorded in the instance" eq "$(lines tme_basic $I/trace)" \
+	"pid 8 comm tme8 value 10000000008"
+check "not at the top" eq "$(lines tme_basic | wc -l)" 0
+echo 1 > $E/tme_basic/enable
+check "both enabled: two probes" \
+	eq "$(grep -c '^tme_basic .* probes=2 ' /sys/kernel/debug/markers/markers)" 1
+echo 9 > $P/pass
+check "both record" eq "$(lines tme_basic | wc -l) $(lines tme_basic $I/trace | wc -l)" "1 2"
+echo 0 > $E/tme_basic/enable
+check "the instance removed while enabled" rmdir $I
+check "no probe left" \
+	eq "$(grep -c '^tme_basic .* probes=0 ' /sys/kernel/debug/markers/markers)" 1
+
+# Non-root users are refused.
+check "non-root refused" "$(dirname "$0")/nonroot_open" \
+	$E/tme_basic/enable $E/tme_basic/filter $E/tme_basic/trigger \
+	$E/tme_basic/format
+
+# The module goes while its events record: they go with it.
+echo 1 > $E/enable
+( while [ -e $P/burst ]; do echo 100 > $P/burst 2>/dev/null; done ) &
+sleep 1
+gone=0
+for i in $(seq 50); do
+	modprobe -r test_marker_events 2>/dev/null && { gone=1; break; }
+done
+wait
+check "unloaded while recording" eq $gone 1
+check "its events went with it" eq "$(ls $E | grep -c '^tme_')" 0
+check "and its probes" \
+	eq "$(grep -c '^tme_' /sys/kernel/debug/markers/markers)" 0
+echo 0 > $E/enable
+check "loaded again" modprobe test_marker_events
+check "its events are back, disabled" eq "$(cat $E/tme_basic/enable)" 0
+echo > $T/trace
+echo 1 > $E/tme_basic/enable
+echo 3 > $P/pass
+echo 0 > $E/tme_basic/enable
+check "and record" eq "$(lines tme_basic)" "pid 3 comm tme3 value 10000000003"
+
+# A second format for the same name: refused, the event unchanged.
+check "a module with a clashing format loads" modprobe test_marker_events_clash
+check "its format refused, in one line" \
+	eq "$(dmesg | grep -c 'markers: event tme_basic: format "pid %u" of test_marker_events_clash differs')" 1
+check "the event keeps its format" eq "$(pfmt tme_basic)" \
+	'"pid %d comm %s value %llu", REC->pid, __get_str(comm), REC->value'
+check "test_marker_events unloads" modprobe -r test_marker_events
+check "the event went with the last marker of its format" \
+	eq "$(ls $E | grep -c '^tme_basic$')" 0
+check "test_marker_events_clash unloads" modprobe -r test_marker_events_clash
+check "loaded first, the other format makes the event" \
+	modprobe test_marker_events_clash
+check "with its own field" eq "$(pfmt tme_basic)" '"pid %u", REC->pid'
+modprobe -r test_marker_events_clash
+
+# vmlinux's markers (the KUnit suites') have events too.
+check "vmlinux markers have events" \
+	eq "$(pfmt markers_kunit_mixed)" \
+	'"a %d b %lld s %s", REC->a, REC->b, __get_str(s)'
+exit $rc
