@@ -137,13 +137,37 @@ hits = per_iteration(
     '(Documentation/trace/kprobes.rst); +4178 cycles per kprobe hit vs '
     '55.7 for a marker and its probe (Desnoyers, 2006-09-30).',
     hit_names, 'pass/empty')
-rec_names = [('rec/marker_loader', 'MARK() + marker_loader (markers:marker)'),
+rec_names = [('rec/marker_event', 'MARK() + its event (markers:bench_rec)'),
              ('rec/trace_event', 'TRACE_EVENT, same fields'),
              ('rec/kprobe_event', 'kprobe_events on MARK_SYM, same values '
               '[1]')]
 per_iteration('3-recording', '3. Recording u32 + u64 + string, per hit',
               'Over the same loop with nothing recording.', rec_names,
               'rec/none')
+
+# Bytes per record and listing times, from the pass log.
+text = read(pass_log)
+nbytes = {}
+for m in re.finditer(r'markers_bench: bytes (\S+) (\d+) (\d+)', text):
+    if int(m.group(3)):
+        nbytes[m.group(1)] = int(m.group(2)) / int(m.group(3))
+lists = {m.group(1): (int(m.group(2)), float(m.group(4)) - float(m.group(3)))
+         for m in re.finditer(r'markers_bench: list (\S+) (\d+) (\S+) (\S+)',
+                              text)}
+lines = [[name, fmt(nbytes.get(label))] for label, name in rec_names[:2]]
+for label, name in rec_names[:2]:
+    if label in nbytes:
+        table.append(['3-bytes', name, f'{nbytes[label]:.1f}',
+                      'bytes per record', '', ''])
+section('3b. Bytes per record in the ring buffer',
+        'The per-CPU "bytes" over "entries" of the trace instance after '
+        'the loop, ring-buffer event header included.',
+        ['contender', 'bytes per record'], lines)
+lines = [[f, f'{n:,}', f'{t:.2f} s'] for f, (n, t) in lists.items()]
+section('3c. Reading the debugfs listings',
+        'Guest time (uptime, under -icount) to read each file whole, '
+        'markers_bench loaded: 10,000 sites of bench_n10000 among them.',
+        ['file', 'lines', 'guest time'], lines)
 
 # 4 and 5: arming.
 kinds = [('mark-arm', 'marker arm'), ('mark-disarm', 'marker disarm [2]'),
@@ -258,6 +282,21 @@ if 'markers_bench_size_mark' in sz and 'markers_bench_size_tp' in sz:
     md.append(f'- Text per site: MARK() {sm:.1f} bytes against a '
               f'tracepoint\'s {st:.1f} (target: no more: '
               f'{"met" if sm <= st else "missed"}).')
+base = ic.get('rec/none')
+m, t = (ic[k] - base if k in ic and base is not None else None
+        for k in ('rec/marker_event', 'rec/trace_event'))
+if m is not None and t:
+    md.append(f'- Recording u32 + u64 + string: MARK() and its event '
+              f'{fmt(m)} against TRACE_EVENT {fmt(t)}: {m / t:.2f}x '
+              f'(target 1.1x: {"met" if m / t <= 1.1 else "missed"}).')
+m, t = nbytes.get('rec/marker_event'), nbytes.get('rec/trace_event')
+if m is not None and t is not None:
+    md.append(f'- Bytes per record: {m:.1f} against TRACE_EVENT\'s '
+              f'{t:.1f} (target: no more: {"met" if m <= t else "missed"}).')
+if 'sites' in lists:
+    n, t = lists['sites']
+    md.append(f'- Listing {n:,} sites: {t:.2f} s of guest time (target: '
+              f'under 1 s: {"met" if t < 1 else "missed"}).')
 per = {s: arm[('mark-arm', s)][1] / max(1, -(-s // 16))
        for s in sizes if ('mark-arm', s) in arm}
 if per:

@@ -15,9 +15,11 @@ if bash "$TOP/harness/tests/count-test.sh"; then
 else
 	results+=(--fail count-test)
 fi
-boot_args_default="preempt=full"
-boot_args_debug=""
-boot_args_generic=""
+# trace_event= enables a vmlinux marker's event at boot (test_events.sh).
+boot_ev="trace_event=markers:markers_kunit_noargs"
+boot_args_default="preempt=full $boot_ev"
+boot_args_debug="$boot_ev"
+boot_args_generic="$boot_ev"
 
 for v in $VARIANTS; do
 	rm -f "$(builddir "$v")/console-check.log"

@@ -1380,7 +1380,10 @@ DEFINE_SHOW_ATTRIBUTE(marker_markers);
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 /*
  * The MARK_SYM symbols, sorted by address, gathered when the sites file
- * is opened; and the position of its iterator.
+ * is opened; the position of its iterator; and the function of the last
+ * site listed, whose next sites are mostly in the same function (a
+ * module's symbols are searched linearly: once per function, not per
+ * site).
  */
 struct marker_syms {
 	unsigned int nr;
@@ -1393,6 +1396,9 @@ struct marker_syms {
 		const struct marker_range *r;
 		const struct marker_site *s;
 	} pos;
+	unsigned long fstart;
+	unsigned long fend;
+	char fname[KSYM_NAME_LEN];
 };
 
 static int marker_sym_add(void *data, const char *name, struct module *mod,
@@ -1480,6 +1486,10 @@ static void *marker_sites_seek(struct seq_file *f, loff_t pos)
 
 static void *marker_sites_start(struct seq_file *f, loff_t *pos)
 {
+	struct marker_syms *ms = f->private;
+
+	/* Modules may have come and gone since the last read. */
+	ms->fend = 0;
 	mutex_lock(&markers_mutex);
 	return marker_sites_seek(f, *pos);
 }
@@ -1504,6 +1514,31 @@ static void marker_sites_stop(struct seq_file *f, void *v)
 	mutex_unlock(&markers_mutex);
 }
 
+/* @code as function+offset/size, as sprint_symbol() without " [module]". */
+static void marker_sites_where(struct marker_syms *ms, unsigned long code,
+			       char *where)
+{
+	unsigned long size, offset;
+	const char *name;
+	char *modname;
+
+	if (code < ms->fstart || code >= ms->fend) {
+		name = kallsyms_lookup(code, &size, &offset, &modname,
+				       ms->fname);
+		if (!name) {
+			snprintf(where, KSYM_SYMBOL_LEN, "0x%lx", code);
+			ms->fend = 0;
+			return;
+		}
+		if (name != ms->fname)
+			strscpy(ms->fname, name, sizeof(ms->fname));
+		ms->fstart = code - offset;
+		ms->fend = ms->fstart + size;
+	}
+	snprintf(where, KSYM_SYMBOL_LEN, "%s+%#lx/%#lx", ms->fname,
+		 code - ms->fstart, ms->fend - ms->fstart);
+}
+
 /*
  * One line per site: its MARK_SYM symbol, its address as function+offset,
  * armed or not, its five bytes now, its marker and its owner.  Sites in
@@ -1511,7 +1546,7 @@ static void marker_sites_stop(struct seq_file *f, void *v)
  */
 static int marker_sites_show(struct seq_file *f, void *v)
 {
-	const struct marker_syms *ms = f->private;
+	struct marker_syms *ms = f->private;
 	const struct marker_sites_pos *p = v;
 	char where[KSYM_SYMBOL_LEN];
 	u8 insn[MARKER_SITE_SIZE];
@@ -1522,9 +1557,7 @@ static int marker_sites_show(struct seq_file *f, void *v)
 	code = marker_site_code(p->s);
 	if (copy_from_kernel_nofault(insn, (void *)code, sizeof(insn)))
 		return 0;
-	/* function+offset/size, without the " [module]" */
-	sprint_symbol(where, code);
-	*strchrnul(where, ' ') = '\0';
+	marker_sites_where(ms, code, where);
 	seq_printf(f, "%s %s %s %*phN %s %s\n",
 		   marker_sym_at(ms, code), where,
 		   arch_marker_site_armed(p->s) ? "armed" : "disarmed",

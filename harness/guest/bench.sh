@@ -14,6 +14,22 @@ echo 8 > /proc/sys/kernel/printk
 run() {
 	echo "$*" > $R || echo "bench: '$*' failed"
 }
+# rec_bytes LABEL: bytes per record in the ring buffer, over every CPU.
+rec_bytes() {
+	cat $T/per_cpu/cpu*/stats | awk -v l="$1" '
+		/^entries:/ { e += $2 } /^bytes:/ { b += $2 }
+		END { printf "markers_bench: bytes %s %d %d\n", l, b, e }'
+}
+# list_sites: guest time to read the debugfs listings, 10,000 sites
+# of bench_n10000 among them.
+list_sites() {
+	for f in sites markers; do
+		t0=$(cut -d' ' -f1 /proc/uptime)
+		n=$(wc -l < /sys/kernel/debug/markers/$f)
+		t1=$(cut -d' ' -f1 /proc/uptime)
+		echo "markers_bench: list $f $n $t0 $t1"
+	done
+}
 
 if ! modprobe markers_bench; then
 	echo "bench: markers_bench does not load"
@@ -22,6 +38,7 @@ fi
 echo "bench: $(nproc) CPUs"
 
 pass() {
+	list_sites
 	# 1. Disabled, per pass.
 	run time empty pass/empty
 	run time mark pass/mark
@@ -64,19 +81,17 @@ pass() {
 	# 3. Recording the same values into the ring buffer.
 	echo 0 > $OPT
 	run time rec_mark rec/none
-	modprobe marker_loader markers=bench_rec
 	echo > $T/trace
-	echo 1 > $T/events/markers/marker/enable
-	run time rec_mark rec/marker_loader
-	echo 0 > $T/events/markers/marker/enable
-	echo "bench: recorded $(grep -c 'marker: bench_rec: seq' $T/trace)" \
-		"marker_loader events, e.g.:"
-	grep -m1 'marker: bench_rec: seq' $T/trace
-	modprobe -r marker_loader
+	echo 1 > $T/events/markers/bench_rec/enable
+	run time rec_mark rec/marker_event
+	echo 0 > $T/events/markers/bench_rec/enable
+	rec_bytes rec/marker_event
+	grep -m1 'bench_rec: seq' $T/trace
 	echo > $T/trace
 	echo 1 > $T/events/markers_bench/bench_rec/enable
 	run time rec_event rec/trace_event
 	echo 0 > $T/events/markers_bench/bench_rec/enable
+	rec_bytes rec/trace_event
 	grep -m1 'bench_rec: seq' $T/trace
 	sym=$(grep -o ' __mark\.bench_rec\.markers_bench\.[0-9]*' \
 		/proc/kallsyms | tr -d ' ')

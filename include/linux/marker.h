@@ -196,6 +196,12 @@ bool arch_marker_site_armed(const struct marker_site *s);
 /* No patchable sites: every MARK() tests its struct marker in memory. */
 struct marker_site { };
 
+/* Probes read the arguments with va_arg(). */
+static inline const u64 *arch_marker_va_slots(va_list *args)
+{
+	return NULL;
+}
+
 #define __MARK_SITE(name, call_private, format, args...)		\
 	__MARK_UNPATCHED(name, call_private, format, ## args)
 

@@ -48,6 +48,19 @@ enum marker_event_read {
 	MARKER_READ_PTR,
 };
 
+/* How a site's slot is stored into the record, truncation included. */
+enum marker_event_kind {
+	MARKER_STORE_32,
+	MARKER_STORE_64,
+	MARKER_STORE_STR,
+	MARKER_STORE_8,
+	MARKER_STORE_S8,
+	MARKER_STORE_U8,
+	MARKER_STORE_S16,
+	MARKER_STORE_U16,
+	MARKER_STORE_NONE,
+};
+
 /**
  * struct marker_event_op - one step of the copy program
  * @read: how the argument is read (enum marker_event_read)
@@ -57,6 +70,8 @@ enum marker_event_read {
  * @is_signed: whether the truncated value is sign-extended
  * @is_string: a %s: @size is that of its __data_loc word
  * @stars: int arguments to skip first, for '*' widths and precisions
+ * @slot: the argument's position in the list, stars counted
+ * @kind: how a slot is stored (enum marker_event_kind), for a site's list
  * @offset: of the field in the record
  */
 struct marker_event_op {
@@ -66,6 +81,8 @@ struct marker_event_op {
 	u8 is_signed;
 	u8 is_string;
 	u8 stars;
+	u8 slot;
+	u8 kind;
 	u16 offset;
 };
 
@@ -93,6 +110,8 @@ struct marker_event_field {
  * @users: struct markers of loaded code with this name and format
  * @refused: the last module whose format was refused, to say it once
  * @nr_ops: conversions in @ops and @fields
+ * @nr_str: %s fields
+ * @str: the index in @ops of each
  * @size: a record's size without its strings, header included
  * @text: literal text between the conversions, NUL-separated
  * @tail: the literal text after the last conversion (in @text)
@@ -108,6 +127,8 @@ struct marker_event {
 	unsigned int users;
 	struct module *refused;
 	unsigned int nr_ops;
+	unsigned int nr_str;
+	u8 str[MARKER_EVENT_MAX_ARGS];
 	unsigned int size;
 	char *text;
 	const char *tail;
@@ -381,11 +402,34 @@ static void marker_event_tell_untyped(const struct marker_event *ev,
 			(int)seq_buf_used(&s), buf);
 }
 
+/* How slot @i is stored; list it among the strings if it is one. */
+static void marker_event_kind(struct marker_event *ev, unsigned int i)
+{
+	struct marker_event_op *op = &ev->ops[i];
+
+	if (op->is_string) {
+		op->kind = MARKER_STORE_STR;
+		ev->str[ev->nr_str++] = i;
+	} else if (op->trunc == 1) {
+		op->kind = op->is_signed ? MARKER_STORE_S8 : MARKER_STORE_U8;
+	} else if (op->trunc == 2) {
+		op->kind = op->is_signed ? MARKER_STORE_S16 : MARKER_STORE_U16;
+	} else if (op->size == 8) {
+		op->kind = MARKER_STORE_64;
+	} else if (op->size == 4) {
+		op->kind = MARKER_STORE_32;
+	} else if (op->size == 1) {
+		op->kind = MARKER_STORE_8;
+	} else {
+		op->kind = MARKER_STORE_NONE;
+	}
+}
+
 /* Build the copy program and the fields from ev->format. */
 static int marker_event_parse(struct marker_event *ev)
 {
 	const char *p = ev->format, *lit = p, *stop = NULL;
-	unsigned int i = 0, offset = sizeof(struct trace_entry);
+	unsigned int i = 0, slot = 0, offset = sizeof(struct trace_entry);
 	struct marker_event_conv c;
 	char word[MARKER_EVENT_NAME_LEN];
 	char *text = ev->text;
@@ -411,12 +455,16 @@ static int marker_event_parse(struct marker_event *ev)
 			untyped = true;
 		}
 		ev->ops[i].stars = c.stars;
+		slot += c.stars;
+		ev->ops[i].slot = slot++;
 		p = c.end;
 		lit = p;
 		i++;
 	}
 	ev->nr_ops = i;
 	ev->size = offset;
+	for (i = 0; i < ev->nr_ops; i++)
+		marker_event_kind(ev, i);
 	ev->tail = marker_event_lit(&text, lit, stop ? stop - lit :
 				    strlen(lit));
 	if (untyped || stop)
@@ -477,6 +525,17 @@ static char *marker_event_print_fmt(const struct marker_event *ev)
 
 /* The hit path: no lock, any context, NMI included. */
 
+/* For %hh and %h, as printk() would; the record keeps the low 32 bits. */
+static __always_inline u64 marker_event_trunc(const struct marker_event_op *op,
+					      u64 x)
+{
+	if (op->trunc == 1)
+		x = op->is_signed ? (u64)(s64)(s8)x : (u8)x;
+	else if (op->trunc == 2)
+		x = op->is_signed ? (u64)(s64)(s16)x : (u16)x;
+	return x;
+}
+
 /* Read the argument of @op; a '*' width or precision comes first. */
 static __always_inline u64 marker_event_read(const struct marker_event_op *op,
 					     va_list *ap)
@@ -490,11 +549,7 @@ static __always_inline u64 marker_event_read(const struct marker_event_op *op,
 	case MARKER_READ_INT:
 		v = op->is_signed ? (u64)(s64)va_arg(*ap, int) :
 				    va_arg(*ap, unsigned int);
-		if (op->trunc == 1)
-			v = op->is_signed ? (u64)(s64)(s8)v : (u8)v;
-		else if (op->trunc == 2)
-			v = op->is_signed ? (u64)(s64)(s16)v : (u16)v;
-		return v;
+		return marker_event_trunc(op, v);
 	case MARKER_READ_LONG:
 		return va_arg(*ap, unsigned long);
 	case MARKER_READ_LLONG:
@@ -562,25 +617,105 @@ static void marker_event_store(const struct marker_event *ev, void *entry,
 	}
 }
 
+/*
+ * The same two steps for a va_list whose arguments are all in 8-byte
+ * slots, as a site's are (arch_marker_va_slots()): no va_arg() and no
+ * copy of the values, each field read from its slot.
+ */
+static unsigned int marker_event_str_slots(const struct marker_event *ev,
+					   const u64 *slots, u16 *len)
+{
+	unsigned int i, n, size = 0;
+	const char *str;
+
+	for (n = 0; n < ev->nr_str; n++) {
+		i = ev->str[n];
+		str = (const char *)(unsigned long)slots[ev->ops[i].slot];
+		len[i] = strnlen(str ?: "(null)", MARKER_EVENT_STR_MAX - 1) + 1;
+		size += len[i];
+	}
+	return size;
+}
+
+static void marker_event_store_slots(const struct marker_event *ev,
+				     void *entry, const u64 *slots,
+				     const u16 *len)
+{
+	unsigned int i, data = ev->size;
+	const struct marker_event_op *op;
+	const char *str;
+	void *field;
+	u64 x;
+
+	for (i = 0; i < ev->nr_ops; i++) {
+		op = &ev->ops[i];
+		x = slots[op->slot];
+		field = entry + op->offset;
+		switch (op->kind) {
+		case MARKER_STORE_32:
+			*(u32 *)field = x;
+			break;
+		case MARKER_STORE_64:
+			*(u64 *)field = x;
+			break;
+		case MARKER_STORE_STR:
+			str = (const char *)(unsigned long)x ?: "(null)";
+			memcpy(entry + data, str, len[i] - 1);
+			((char *)entry)[data + len[i] - 1] = '\0';
+			*(u32 *)field = (u32)len[i] << 16 | data;
+			data += len[i];
+			break;
+		case MARKER_STORE_8:
+			*(u8 *)field = x;
+			break;
+		case MARKER_STORE_S8:
+			*(u32 *)field = (s8)x;
+			break;
+		case MARKER_STORE_U8:
+			*(u32 *)field = (u8)x;
+			break;
+		case MARKER_STORE_S16:
+			*(u32 *)field = (s16)x;
+			break;
+		case MARKER_STORE_U16:
+			*(u32 *)field = (u16)x;
+			break;
+		}
+	}
+}
+
 /* The probe of one trace instance's file of the event. */
 static void marker_event_probe(void *probe_private, void *call_private,
 			       const char *fmt, va_list *args)
 {
 	struct trace_event_file *file = probe_private;
 	const struct marker_event *ev = file->event_call->data;
-	u16 len[MARKER_EVENT_MAX_ARGS];
-	u64 v[MARKER_EVENT_MAX_ARGS];
-	struct trace_event_buffer fbuffer;
+	u16 len[MARKER_EVENT_MAX_ARGS] __uninitialized;
+	u64 v[MARKER_EVENT_MAX_ARGS] __uninitialized;
+	/* Set by trace_event_buffer_reserve() before it returns an entry. */
+	struct trace_event_buffer fbuffer __uninitialized;
+	const u64 *slots;
 	unsigned int dsize;
 	void *entry;
 
 	if (trace_trigger_soft_disabled(file))
 		return;
-	dsize = marker_event_fetch(ev, args, v, len);
-	entry = trace_event_buffer_reserve(&fbuffer, file, ev->size + dsize);
-	if (!entry)
-		return;
-	marker_event_store(ev, entry, v, len);
+	slots = arch_marker_va_slots(args);
+	if (likely(slots)) {
+		dsize = marker_event_str_slots(ev, slots, len);
+		entry = trace_event_buffer_reserve(&fbuffer, file,
+						   ev->size + dsize);
+		if (!entry)
+			return;
+		marker_event_store_slots(ev, entry, slots, len);
+	} else {
+		dsize = marker_event_fetch(ev, args, v, len);
+		entry = trace_event_buffer_reserve(&fbuffer, file,
+						   ev->size + dsize);
+		if (!entry)
+			return;
+		marker_event_store(ev, entry, v, len);
+	}
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -590,8 +725,8 @@ static void marker_event_perf_probe(void *probe_private, void *call_private,
 				    const char *fmt, va_list *args)
 {
 	const struct marker_event *ev = probe_private;
-	u16 len[MARKER_EVENT_MAX_ARGS];
-	u64 v[MARKER_EVENT_MAX_ARGS];
+	u16 len[MARKER_EVENT_MAX_ARGS] __uninitialized;
+	u64 v[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	struct hlist_head *head;
 	struct pt_regs *regs;
 	unsigned int dsize;

@@ -79,6 +79,20 @@ static __always_inline void arch_marker_va_rewind(va_list *args, void *start)
 }
 
 /*
+ * Where the arguments of a va_list whose general register area is used
+ * up are: one 8-byte slot each, as a site's va_list has them; NULL for
+ * any other va_list.  Lets a probe read argument n as slot n.
+ */
+static __always_inline const u64 *arch_marker_va_slots(va_list *args)
+{
+	const struct marker_va *va = (const struct marker_va *)*args;
+
+	if (va->gp_offset < MARKER_VA_GP_OFFSET)
+		return NULL;
+	return va->overflow_arg_area;
+}
+
+/*
  * marker_rcu_ignores_cpu() for the sites: one test of the per-CPU
  * context-tracking state, and a branch.
  */

@@ -33,6 +33,13 @@ lines() {
 }
 L255=$(printf '%255s' '' | tr ' ' L)
 
+# trace_event= on the command line enabled a vmlinux marker's event.
+if grep -q 'trace_event=markers:markers_kunit_noargs' /proc/cmdline; then
+	check "enabled at boot by trace_event=" \
+		eq "$(cat $E/markers_kunit_noargs/enable)" 1
+	echo 0 > $E/markers_kunit_noargs/enable
+fi
+
 check "test_marker_events loads" modprobe test_marker_events
 for ev in tme_basic tme_noname tme_dup tme_ints tme_longs tme_str tme_partial \
 	tme_noargs; do
