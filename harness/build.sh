@@ -65,6 +65,8 @@ install_guest() {
 		USERLDFLAGS=-static INSTALL_PATH="$root/kselftest" install \
 		> "$b/kselftest.log" 2>&1 ||
 		{ cat "$b/kselftest.log" >&2; die "kselftest install failed"; }
+	bash "$TOP/harness/guest-tools.sh" "$root" ||
+		die "$variant: copying trace-cmd and perf into the guest failed"
 	cp "$TOP"/harness/guest/* "$root/harness/"
 	mv "$root/harness/init" "$root/init"
 	chmod +x "$root/init" "$root"/harness/*

@@ -4,7 +4,7 @@
 set -euo pipefail
 PKGS="linux-source-6.1 qemu-system-x86 busybox-static flex bison bc
 libelf-dev libssl-dev cpio ccache sparse rsync xz-utils kmod python3 gcc
-make libc6-dev perl patch dwarves"
+make libc6-dev perl patch dwarves trace-cmd linux-perf"
 
 missing=
 for p in $PKGS; do

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# perf (the distribution's) samples markers as tracepoint events of the
+# task that passes them and decodes them by their format file; perf stat
+# counts every pass.  test_marker_events passes each of its markers once
+# per write to its "pass" parameter, tme_basic K times per write of K to
+# its "burst" parameter.
+. "$(dirname "$0")/lib.sh"
+require_root
+if ! command -v perf >/dev/null 2>&1; then
+	echo "markers: no perf"
+	exit $ksft_skip
+fi
+if ! modinfo test_marker_events >/dev/null 2>&1; then
+	echo "markers: test_marker_events not built"
+	exit $ksft_skip
+fi
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs nodev $T
+M=/sys/module/test_marker_events/parameters
+data=/tmp/markers-perf.data
+log=/tmp/markers-perf.log
+# Never a pager.
+export PAGER=cat PERF_PAGER=cat
+modprobe -q -r test_marker_events 2>/dev/null
+
+check "test_marker_events loads" modprobe test_marker_events
+
+# -N -B: no build-id cache, no build-id collection (kernel addresses
+# only; perf script does not need them).
+perf record -N -B -e markers:tme_basic -o $data -- \
+	sh -c "echo \$\$ > $log.pid; echo 9 > $M/pass" > $log 2>&1
+st=$?
+check "perf record" eq $st 0
+if [ $st != 0 ]; then
+	cat $log
+	# perf 6.1 record wakes its poll() loop through an eventfd.
+	grep -q 'wakeup eventfd' $log &&
+		echo "# perf record needs CONFIG_EVENTFD=y"
+fi
+pid=$(cat $log.pid 2>/dev/null)
+script=$(perf script -i $data 2>&1)
+check "perf script" eq $? 0
+# "COMM PID [CPU] TIME: markers:tme_basic: TEXT"
+check "  tme_basic, decoded by its print format" \
+	eq "$(printf '%s\n' "$script" |
+	      sed -n 's/.* markers:tme_basic: //p' | sed 's/[[:space:]]*$//')" \
+	"pid 9 comm tme9 value 10000000009"
+check "  sampled in the writing task" \
+	eq "$(printf '%s\n' "$script" | grep ' markers:tme_basic: ' |
+	      awk '{ print $1, $2 }')" "sh $pid"
+check "  nothing FAILED TO PARSE" \
+	eq "$(printf '%s\n' "$script" | grep -c 'FAILED TO PARSE')" 0
+[ "$rc" = 0 ] || printf '%s\n' "$script"
+
+# -x,: "COUNT,UNIT,EVENT,RUNNING TIME,PERCENTAGE,,", on standard error.
+out=$(perf stat -x, -e markers:tme_basic -- \
+	sh -c "echo 1000 > $M/burst" 2>&1)
+check "perf stat" eq $? 0
+check "  counts 1000 passes of a burst" \
+	eq "$(printf '%s\n' "$out" | grep ',markers:tme_basic,' | cut -d, -f1)" \
+	1000
+[ "$rc" = 0 ] || printf '%s\n' "$out"
+
+# The module goes while perf has its event open: the event stays, with
+# no site, until perf lets it go; then it goes too.
+E=/sys/kernel/tracing/events/markers
+perf stat -e markers:tme_basic -a -- sleep 6 > /dev/null 2>&1 &
+sleep 3
+check "unloaded while perf counts its event" modprobe -r test_marker_events
+check "  the event stays while perf has it" test -d $E/tme_basic
+check "  said so" \
+	eq "$(dmesg | grep -c 'markers: event tme_basic: in use, removed once unused')" 1
+wait
+i=0
+while [ -d $E/tme_basic ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "  and goes once perf is done" test ! -d $E/tme_basic
+check "loaded again, its event is back" modprobe test_marker_events
+check "  and counts" eq "$(perf stat -x, -e markers:tme_basic -- \
+	sh -c "echo 10 > $M/burst" 2>&1 | grep ',markers:tme_basic,' |
+	cut -d, -f1)" 10
+
+check "test_marker_events unloads" modprobe -r test_marker_events
+rm -f $data $log $log.pid
+exit $rc
