@@ -38,6 +38,9 @@ static noinline void tme_pass(int n)
 	     comm, "", (char *)NULL, comm, tme_long);
 	MARK(tme_partial, "ok %d sym %pS w %*d after %u", n,
 	     (void *)tme_pass, 3, n, n + 1);
+	/* Names after "=", ":" and "0x"; a conversion the events do not know. */
+	MARK(tme_edge, "a=%d b: %u addr 0x%lx pct %%d w %5.3s m %m after %d",
+	     n, n + 1, 0x1000UL + n, "abcdef", n);
 	MARK(tme_noargs, MARK_NOARGS);
 }
 

@@ -729,6 +729,7 @@ static void marker_event_perf_probe(void *probe_private, void *call_private,
 	u64 v[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	struct hlist_head *head;
 	struct pt_regs *regs;
+	const u64 *slots;
 	unsigned int dsize;
 	int size, rctx;
 	void *entry;
@@ -736,13 +737,20 @@ static void marker_event_perf_probe(void *probe_private, void *call_private,
 	head = this_cpu_ptr(ev->call.perf_events);
 	if (hlist_empty(head))
 		return;
-	dsize = marker_event_fetch(ev, args, v, len);
+	slots = arch_marker_va_slots(args);
+	if (slots)
+		dsize = marker_event_str_slots(ev, slots, len);
+	else
+		dsize = marker_event_fetch(ev, args, v, len);
 	size = ALIGN(ev->size + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
 	entry = perf_trace_buf_alloc(size, &regs, &rctx);
 	if (!entry)
 		return;
 	perf_fetch_caller_regs(regs);
-	marker_event_store(ev, entry, v, len);
+	if (slots)
+		marker_event_store_slots(ev, entry, slots, len);
+	else
+		marker_event_store(ev, entry, v, len);
 	perf_trace_buf_submit(entry, size, rctx, ev->call.event.type, 1, regs,
 			      head, NULL);
 }

@@ -42,7 +42,7 @@ fi
 
 check "test_marker_events loads" modprobe test_marker_events
 for ev in tme_basic tme_noname tme_dup tme_ints tme_longs tme_str tme_partial \
-	tme_noargs; do
+	tme_edge tme_noargs; do
 	for f in enable format filter trigger id; do
 		[ -e $E/$ev/$f ] || { echo "  $E/$ev/$f missing"; rc=1; }
 	done
@@ -75,6 +75,14 @@ check "tme_partial: what cannot be typed has no field" \
 	eq "$(pfmt tme_partial)" '"ok %d sym ? w ? after %u", REC->ok, REC->after'
 check "tme_partial: said so in one line" \
 	eq "$(dmesg | grep -c 'markers: event tme_partial: not recorded: %pS %\*d$')" 1
+check "tme_edge: names after =, : and 0x; precision kept" \
+	eq "$(fields tme_edge | tr '\n' ,)" \
+	"int a 8 4 1,unsigned int b 12 4 0,unsigned long addr 16 8 0,__data_loc char[] w 24 4 0,"
+check "tme_edge: nothing past a conversion the parser does not know" \
+	eq "$(pfmt tme_edge)" \
+	'"a=%d b: %u addr 0x%lx pct %%d w %5.3s m ", REC->a, REC->b, REC->addr, __get_str(w)'
+check "tme_edge: said so in one line" \
+	eq "$(dmesg | grep -c 'markers: event tme_edge: not recorded: from "%m after %d" on$')" 1
 check "tme_noargs: no field" eq "$(fields tme_noargs | wc -l) $(pfmt tme_noargs)" \
 	'0 " "'
 
@@ -106,6 +114,7 @@ check "tme_longs" eq "$(lines tme_longs)" \
 check "tme_str: empty, NULL, bounded strings" eq "$(lines tme_str)" \
 	"s tme5 empty  null (null) quote \"tme5\" pct % long $L255"
 check "tme_partial" eq "$(lines tme_partial)" "ok 5 sym ? w ? after 6"
+check "tme_edge" eq "$(lines tme_edge)" "a=5 b: 6 addr 0x1005 pct %d w   abc m "
 check "tme_noargs" eq "$(grep -c ' tme_noargs:  $' $T/trace)" 1
 
 # Filters on the fields: one that drops, one that keeps.
