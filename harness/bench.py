@@ -287,7 +287,7 @@ m, t = (ic[k] - base if k in ic and base is not None else None
         for k in ('rec/marker_event', 'rec/trace_event'))
 if m is not None and t:
     md.append(f'- Recording u32 + u64 + string: MARK() and its event '
-              f'{fmt(m)} against TRACE_EVENT {fmt(t)}: {m / t:.2f}x '
+              f'{fmt(m)} against TRACE_EVENT {fmt(t)}: {m / t:.3f}x '
               f'(target 1.1x: {"met" if m / t <= 1.1 else "missed"}).')
 m, t = nbytes.get('rec/marker_event'), nbytes.get('rec/trace_event')
 if m is not None and t is not None:
