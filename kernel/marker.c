@@ -1205,16 +1205,29 @@ static void marker_module_live(struct module *mod)
 			r->init_freed = true;
 }
 
+/*
+ * A going module's code may still run: a write to one of its parameters
+ * does not hold the module, and sysfs waits for it only after the GOING
+ * notifiers.  So disconnect its markers and disarm its sites before
+ * forgetting them: later unregistrations no longer reach them, and a
+ * site left armed would go on calling probes whose data is freed, from
+ * a probe array that is freed too.
+ */
 static void marker_module_going(struct module *mod)
 {
 	struct marker_range *r;
+	struct marker *m;
 
 	list_for_each_entry(r, &marker_modules, list) {
-		if (r->mod == mod) {
-			list_del(&r->list);
-			kfree(r);
-			return;
-		}
+		if (r->mod != mod)
+			continue;
+		for (m = r->start; m < r->stop; m++)
+			marker_connect(m, NULL, mod);
+		marker_patch_range(r, NULL, MARKER_SITES);
+		marker_batch_done();
+		list_del(&r->list);
+		kfree(r);
+		return;
 	}
 }
 
