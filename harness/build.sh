@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build.sh VARIANT: configure and build the kernel, modules, kselftests and
-# the initramfs of one variant (default, debug) in out/build-VARIANT.
+# the initramfs of one variant (default, debug, generic) in
+# out/build-VARIANT.  generic is i386 and builds the kernel alone: no
+# modules and no initramfs, its guest has no user space.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh: build every variant ($VARIANTS), lint, boot each with $SMP CPUs
-# KUnit suite and kselftest; count the results of all console logs.  The
-# last line is `N passed, N failed`; non-zero if anything failed.
+# check.sh: build every variant ($VARIANTS: default, debug and generic),
+# lint, and boot each with $SMP CPUs, where the built-in KUnit suites and
+# (but for generic) the kselftests run; count the results of all console
+# logs.  The last line is `N passed, N failed`; non-zero if anything
+# failed.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 

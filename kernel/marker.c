@@ -32,7 +32,6 @@
 #include <linux/uaccess.h>
 #include <asm/sections.h>
 
-#define MARKER_NAME_MAX		128
 #define MARKER_HASH_BITS	6
 
 /**

@@ -27,6 +27,9 @@
 
 struct module;
 
+/* A marker's name is a C identifier shorter than this. */
+#define MARKER_NAME_MAX		128
+
 /*
  * MARK_SYM: with arch support every site has a local symbol, found in
  * kallsyms by name (for kprobes), whose name starts with this prefix; the
