@@ -42,6 +42,9 @@ static noinline void tme_pass(int n)
 	MARK(tme_edge, "a=%d b: %u addr 0x%lx pct %%d w %5.3s m %m after %d",
 	     n, n + 1, 0x1000UL + n, "abcdef", n);
 	MARK(tme_noargs, MARK_NOARGS);
+	/* Never patched: its probes read a va_list of a variadic function. */
+	_trace_mark(tme_unpatched, "n %d s %s v %lld c %c", n, comm,
+		    -1000000000000LL * n, 'A' + n % 26);
 }
 
 static int pass_set(const char *val, const struct kernel_param *kp)

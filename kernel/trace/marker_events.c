@@ -28,7 +28,7 @@
 #include "trace_output.h"
 
 #define MARKER_EVENT_SYSTEM	"markers"
-/* Conversions typed per format; later ones are not recorded. */
+/* Conversions, and argument slots, per format; later ones are not recorded. */
 #define MARKER_EVENT_MAX_ARGS	32
 /* A field name is at most this long, its NUL included. */
 #define MARKER_EVENT_NAME_LEN	32
@@ -441,7 +441,8 @@ static int marker_event_parse(struct marker_event *ev)
 			continue;
 		}
 		if (i == MARKER_EVENT_MAX_ARGS ||
-		    !marker_event_parse_conv(p, &c)) {
+		    !marker_event_parse_conv(p, &c) ||
+		    slot + c.stars >= MARKER_EVENT_MAX_ARGS) {
 			stop = p;
 			break;
 		}
@@ -525,31 +526,18 @@ static char *marker_event_print_fmt(const struct marker_event *ev)
 
 /* The hit path: no lock, any context, NMI included. */
 
-/* For %hh and %h, as printk() would; the record keeps the low 32 bits. */
-static __always_inline u64 marker_event_trunc(const struct marker_event_op *op,
-					      u64 x)
-{
-	if (op->trunc == 1)
-		x = op->is_signed ? (u64)(s64)(s8)x : (u8)x;
-	else if (op->trunc == 2)
-		x = op->is_signed ? (u64)(s64)(s16)x : (u16)x;
-	return x;
-}
-
 /* Read the argument of @op; a '*' width or precision comes first. */
 static __always_inline u64 marker_event_read(const struct marker_event_op *op,
 					     va_list *ap)
 {
 	unsigned int n;
-	u64 v;
 
 	for (n = 0; unlikely(n < op->stars); n++)
 		(void)va_arg(*ap, int);
 	switch (op->read) {
 	case MARKER_READ_INT:
-		v = op->is_signed ? (u64)(s64)va_arg(*ap, int) :
-				    va_arg(*ap, unsigned int);
-		return marker_event_trunc(op, v);
+		return op->is_signed ? (u64)(s64)va_arg(*ap, int) :
+				       va_arg(*ap, unsigned int);
 	case MARKER_READ_LONG:
 		return va_arg(*ap, unsigned long);
 	case MARKER_READ_LLONG:
@@ -564,64 +552,24 @@ static __always_inline u64 marker_event_read(const struct marker_event_op *op,
 }
 
 /*
- * Read the arguments of one hit into @v, and return the bytes their strings
- * take in the record (NUL included, bounded), each one's in @len.
+ * For a va_list that is not a site's (_trace_mark(), the generic sites):
+ * read the arguments into @v, each at its slot, as a site lays them out.
  */
-static unsigned int marker_event_fetch(const struct marker_event *ev,
-				       va_list *args, u64 *v, u16 *len)
+static const u64 *marker_event_fetch(const struct marker_event *ev,
+				     va_list *args, u64 *v)
 {
-	unsigned int i, size = 0;
-	const char *str;
+	unsigned int i;
 
-	for (i = 0; i < ev->nr_ops; i++) {
-		v[i] = marker_event_read(&ev->ops[i], args);
-		if (!ev->ops[i].is_string)
-			continue;
-		str = (const char *)(unsigned long)v[i] ?: "(null)";
-		v[i] = (unsigned long)str;
-		len[i] = strnlen(str, MARKER_EVENT_STR_MAX - 1) + 1;
-		size += len[i];
-	}
-	return size;
-}
-
-/* Write the fields of one hit into @entry, strings after the fixed part. */
-static void marker_event_store(const struct marker_event *ev, void *entry,
-			       const u64 *v, const u16 *len)
-{
-	unsigned int i, data = ev->size;
-	const struct marker_event_op *op;
-	u64 x;
-
-	for (i = 0; i < ev->nr_ops; i++) {
-		op = &ev->ops[i];
-		x = v[i];
-		if (op->is_string) {
-			memcpy(entry + data, (const char *)(unsigned long)x,
-			       len[i] - 1);
-			((char *)entry)[data + len[i] - 1] = '\0';
-			x = (u32)len[i] << 16 | data;
-			data += len[i];
-		}
-		switch (op->size) {
-		case 1:
-			*(u8 *)(entry + op->offset) = x;
-			break;
-		case 4:
-			*(u32 *)(entry + op->offset) = x;
-			break;
-		case 8:
-			*(u64 *)(entry + op->offset) = x;
-			break;
-		}
-	}
+	for (i = 0; i < ev->nr_ops; i++)
+		v[ev->ops[i].slot] = marker_event_read(&ev->ops[i], args);
+	return v;
 }
 
 /*
- * The same two steps for a va_list whose arguments are all in 8-byte
- * slots, as a site's are (arch_marker_va_slots()): no va_arg() and no
- * copy of the values, each field read from its slot.  Inlined in each
- * probe: a call and its spills cost a recorded hit 44 instructions.
+ * The bytes the strings of one hit take in the record (NUL included,
+ * bounded), each one's in @len; then the fields written into @entry,
+ * each read from its slot, strings after the fixed part.  Inlined in
+ * each probe: a call and its spills cost a recorded hit 44 instructions.
  */
 static __always_inline unsigned int
 marker_event_str_slots(const struct marker_event *ev, const u64 *slots,
@@ -703,21 +651,13 @@ static void marker_event_probe(void *probe_private, void *call_private,
 	if (trace_trigger_soft_disabled(file))
 		return;
 	slots = arch_marker_va_slots(args);
-	if (likely(slots)) {
-		dsize = marker_event_str_slots(ev, slots, len);
-		entry = trace_event_buffer_reserve(&fbuffer, file,
-						   ev->size + dsize);
-		if (!entry)
-			return;
-		marker_event_store_slots(ev, entry, slots, len);
-	} else {
-		dsize = marker_event_fetch(ev, args, v, len);
-		entry = trace_event_buffer_reserve(&fbuffer, file,
-						   ev->size + dsize);
-		if (!entry)
-			return;
-		marker_event_store(ev, entry, v, len);
-	}
+	if (unlikely(!slots))
+		slots = marker_event_fetch(ev, args, v);
+	dsize = marker_event_str_slots(ev, slots, len);
+	entry = trace_event_buffer_reserve(&fbuffer, file, ev->size + dsize);
+	if (!entry)
+		return;
+	marker_event_store_slots(ev, entry, slots, len);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -740,19 +680,15 @@ static void marker_event_perf_probe(void *probe_private, void *call_private,
 	if (hlist_empty(head))
 		return;
 	slots = arch_marker_va_slots(args);
-	if (slots)
-		dsize = marker_event_str_slots(ev, slots, len);
-	else
-		dsize = marker_event_fetch(ev, args, v, len);
+	if (unlikely(!slots))
+		slots = marker_event_fetch(ev, args, v);
+	dsize = marker_event_str_slots(ev, slots, len);
 	size = ALIGN(ev->size + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
 	entry = perf_trace_buf_alloc(size, &regs, &rctx);
 	if (!entry)
 		return;
 	perf_fetch_caller_regs(regs);
-	if (slots)
-		marker_event_store_slots(ev, entry, slots, len);
-	else
-		marker_event_store(ev, entry, v, len);
+	marker_event_store_slots(ev, entry, slots, len);
 	perf_trace_buf_submit(entry, size, rctx, ev->call.event.type, 1, regs,
 			      head, NULL);
 }

@@ -32,6 +32,28 @@ require_root() {
 	fi
 }
 
+# require_tool NAME: skip unless the command NAME is installed.
+require_tool() {
+	if ! command -v "$1" >/dev/null 2>&1; then
+		echo "markers: no $1"
+		exit $ksft_skip
+	fi
+}
+
+# require_module NAME: skip unless the module NAME is built.
+require_module() {
+	if ! modinfo "$1" >/dev/null 2>&1; then
+		echo "markers: $1 not built"
+		exit $ksft_skip
+	fi
+}
+
+# tracefs: mounted at $T.
+T=/sys/kernel/tracing
+tracefs() {
+	[ -d $T/events ] || mount -t tracefs nodev $T
+}
+
 unload_all() {
 	modprobe -q -r test_markers 2>/dev/null
 	modprobe -q -r test_markers_probe 2>/dev/null

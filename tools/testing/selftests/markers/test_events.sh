@@ -8,14 +8,10 @@
 # cannot be typed, and non-root users refused.
 . "$(dirname "$0")/lib.sh"
 require_root
-T=/sys/kernel/tracing
-[ -d $T/events ] || mount -t tracefs nodev $T
+require_module test_marker_events
+tracefs
 E=$T/events/markers
 P=/sys/module/test_marker_events/parameters
-if ! modinfo test_marker_events >/dev/null 2>&1; then
-	echo "markers: test_marker_events not built (CONFIG_TEST_MARKERS)"
-	exit $ksft_skip
-fi
 no_record_cmd
 modprobe -q -r test_marker_events_clash test_marker_events 2>/dev/null
 
@@ -42,7 +38,7 @@ fi
 
 check "test_marker_events loads" modprobe test_marker_events
 for ev in tme_basic tme_noname tme_dup tme_ints tme_longs tme_str tme_partial \
-	tme_edge tme_noargs; do
+	tme_edge tme_noargs tme_unpatched; do
 	for f in enable format filter trigger id; do
 		[ -e $E/$ev/$f ] || { echo "  $E/$ev/$f missing"; rc=1; }
 	done
@@ -115,6 +111,8 @@ check "tme_str: empty, NULL, bounded strings" eq "$(lines tme_str)" \
 	"s tme5 empty  null (null) quote \"tme5\" pct % long $L255"
 check "tme_partial" eq "$(lines tme_partial)" "ok 5 sym ? w ? after 6"
 check "tme_edge" eq "$(lines tme_edge)" "a=5 b: 6 addr 0x1005 pct %d w   abc m "
+check "tme_unpatched: read with va_arg()" eq "$(lines tme_unpatched)" \
+	"n 5 s tme5 v -5000000000000 c F"
 check "tme_noargs" eq "$(grep -c ' tme_noargs:  $' $T/trace)" 1
 
 # Filters on the fields: one that drops, one that keeps.

@@ -8,16 +8,9 @@
 # its "burst" parameter.
 . "$(dirname "$0")/lib.sh"
 require_root
-if ! command -v perf >/dev/null 2>&1; then
-	echo "markers: no perf"
-	exit $ksft_skip
-fi
-if ! modinfo test_marker_events >/dev/null 2>&1; then
-	echo "markers: test_marker_events not built"
-	exit $ksft_skip
-fi
-T=/sys/kernel/tracing
-[ -d $T/events ] || mount -t tracefs nodev $T
+require_tool perf
+require_module test_marker_events
+tracefs
 M=/sys/module/test_marker_events/parameters
 data=/tmp/markers-perf.data
 log=/tmp/markers-perf.log

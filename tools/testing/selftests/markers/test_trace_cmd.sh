@@ -8,16 +8,9 @@
 # once per write to its "pass" parameter.
 . "$(dirname "$0")/lib.sh"
 require_root
-if ! command -v trace-cmd >/dev/null 2>&1; then
-	echo "markers: no trace-cmd"
-	exit $ksft_skip
-fi
-if ! modinfo test_marker_events >/dev/null 2>&1; then
-	echo "markers: test_marker_events not built"
-	exit $ksft_skip
-fi
-T=/sys/kernel/tracing
-[ -d $T/events ] || mount -t tracefs nodev $T
+require_tool trace-cmd
+require_module test_marker_events
+tracefs
 M=/sys/module/test_marker_events/parameters
 EVENTS="tme_basic tme_noname tme_dup"
 dat=/tmp/markers-trace-cmd.dat
