@@ -64,7 +64,7 @@ struct marker_entry {
 
 /**
  * struct marker_range - the markers of vmlinux or of one module
- * @list: link in marker_modules (module ranges only)
+ * @list: link in marker_ranges
  * @mod: the owning module, NULL for vmlinux
  * @start: first struct marker
  * @stop: one past the last
@@ -97,9 +97,14 @@ struct marker_range {
 
 /*
  * markers_mutex serializes registration and module load/unload.  It
- * protects marker_table and every entry in it, marker_modules, and the
+ * protects marker_table and every entry in it, marker_ranges, and the
  * @state and @probes fields of every struct marker.  It may be held across
  * sleeping allocations and code patching.
+ *
+ * Lock order: markers_mutex -> kprobe_mutex (kprobe_text_lock()) -> CPU
+ * hotplug lock -> text_mutex.  The arch's arch_marker_change() takes the
+ * last three, as kprobes takes them; the debugfs sites file walks kallsyms
+ * and module_mutex before it takes markers_mutex.
  *
  * The hit path, marker_call(), takes no lock: it reads struct
  * marker::probes with preemption off (rcu_read_lock_sched_notrace()), and
@@ -107,9 +112,15 @@ struct marker_range {
  */
 static DEFINE_MUTEX(markers_mutex);
 static DEFINE_HASHTABLE(marker_table, MARKER_HASH_BITS);
-static LIST_HEAD(marker_modules);
+
+/*
+ * Every range of markers: vmlinux's first, from the start (registration
+ * may come from an early initcall), then each module's as it comes.
+ */
+static struct list_head marker_ranges;
 
 static struct marker_range marker_vmlinux = {
+	.list = LIST_HEAD_INIT(marker_ranges),
 	.start = __start___markers_meta,
 	.stop = __stop___markers_meta,
 #ifdef CONFIG_HAVE_ARCH_MARKERS
@@ -119,6 +130,8 @@ static struct marker_range marker_vmlinux = {
 	.calls_stop = __stop___markers_calls,
 #endif
 };
+
+static struct list_head marker_ranges = LIST_HEAD_INIT(marker_vmlinux.list);
 
 /*
  * A marker passed where RCU is not watching: said once, from an irq_work,
@@ -652,8 +665,8 @@ static void marker_connect_all(const struct marker_entry *e)
 {
 	struct marker_range *r;
 
-	marker_connect_range(&marker_vmlinux, e);
-	list_for_each_entry(r, &marker_modules, list)
+	lockdep_assert_held(&markers_mutex);
+	list_for_each_entry(r, &marker_ranges, list)
 		marker_connect_range(r, e);
 }
 
@@ -666,8 +679,8 @@ static int marker_patch(const struct marker_entry *e, unsigned int what)
 {
 	struct marker_range *r;
 
-	marker_patch_range(&marker_vmlinux, e->name, what);
-	list_for_each_entry(r, &marker_modules, list)
+	lockdep_assert_held(&markers_mutex);
+	list_for_each_entry(r, &marker_ranges, list)
 		marker_patch_range(r, e->name, what);
 	return marker_batch_done();
 }
@@ -688,11 +701,11 @@ static const struct marker *marker_range_conflict(const struct marker_range *r,
 static const struct marker *marker_format_conflict(const char *name,
 						   const char *format)
 {
-	const struct marker *m;
+	const struct marker *m = NULL;
 	struct marker_range *r;
 
-	m = marker_range_conflict(&marker_vmlinux, name, format);
-	list_for_each_entry(r, &marker_modules, list)
+	lockdep_assert_held(&markers_mutex);
+	list_for_each_entry(r, &marker_ranges, list)
 		if (!m)
 			m = marker_range_conflict(r, name, format);
 	return m;
@@ -724,49 +737,96 @@ static bool marker_probe_match(const struct marker_probe_closure *c,
 	return c->func == probe && c->probe_private == probe_private;
 }
 
-/*
- * Build @e's new probe array: the old one without stubs and without the
- * closures matching (@probe, @probe_private) when @remove, else with it
- * appended; NULL when nothing is left.  Returns the number of closures in
- * the new array, or a negative error; the caller publishes *@newp.
- */
-static int marker_probes_edit(const struct marker_entry *e,
-			      marker_probe_func *probe, void *probe_private,
-			      bool remove, struct marker_probes **newp)
+/* How many of @e's closures are not stubs, and how many match. */
+static void marker_probes_count(const struct marker_entry *e,
+				marker_probe_func *probe, void *probe_private,
+				unsigned int *live, unsigned int *hits)
 {
-	unsigned int i, n = 0, live = 0, hits = 0;
-	struct marker_probe_closure *c;
-	struct marker_probes *new;
+	const struct marker_probe_closure *c;
+	unsigned int i;
 
+	*live = 0;
+	*hits = 0;
 	for (i = 0; i < e->nr_probes; i++) {
 		c = &e->probes->probes[i];
-		live += c->func != marker_probe_stub;
-		hits += marker_probe_match(c, probe, probe_private);
+		*live += c->func != marker_probe_stub;
+		*hits += marker_probe_match(c, probe, probe_private);
 	}
-	if (remove && !hits)
-		return -ENOENT;
-	if (!remove && hits)
-		return -EBUSY;
+}
 
-	*newp = NULL;
-	if (remove && hits == live)
-		return 0;
-	new = kzalloc(struct_size(new, probes, live - hits + !remove + 1),
-		      GFP_KERNEL);
+/*
+ * A new array with room for @size closures and the NULL end, holding @e's
+ * closures but stubs and (@probe, @probe_private); *@n says how many.
+ */
+static struct marker_probes *marker_probes_copy(const struct marker_entry *e,
+						marker_probe_func *probe,
+						void *probe_private,
+						unsigned int size,
+						unsigned int *n)
+{
+	const struct marker_probe_closure *c;
+	struct marker_probes *new;
+	unsigned int i;
+
+	new = kzalloc(struct_size(new, probes, size + 1), GFP_KERNEL);
 	if (!new)
-		return -ENOMEM;
+		return NULL;
+	*n = 0;
 	for (i = 0; i < e->nr_probes; i++) {
 		c = &e->probes->probes[i];
 		if (c->func != marker_probe_stub &&
 		    !marker_probe_match(c, probe, probe_private))
-			new->probes[n++] = *c;
+			new->probes[(*n)++] = *c;
 	}
-	if (!remove) {
-		new->probes[n].func = probe;
-		new->probes[n++].probe_private = probe_private;
-	}
+	return new;
+}
+
+/*
+ * @e's new probe array, with (@probe, @probe_private) appended and stubs
+ * dropped, in *@newp.  Returns the number of closures in it, or -EBUSY if
+ * the closure is there already, or -ENOMEM; the caller publishes it.
+ */
+static int marker_probes_add(const struct marker_entry *e,
+			     marker_probe_func *probe, void *probe_private,
+			     struct marker_probes **newp)
+{
+	unsigned int live, hits, n;
+	struct marker_probes *new;
+
+	lockdep_assert_held(&markers_mutex);
+	marker_probes_count(e, probe, probe_private, &live, &hits);
+	if (hits)
+		return -EBUSY;
+	new = marker_probes_copy(e, probe, probe_private, live + 1, &n);
+	if (!new)
+		return -ENOMEM;
+	new->probes[n].func = probe;
+	new->probes[n++].probe_private = probe_private;
 	*newp = new;
 	return n;
+}
+
+/*
+ * @e's new probe array, without (@probe, @probe_private) and without
+ * stubs, in *@newp: NULL when nothing is left.  Returns the number of
+ * closures in it, or -ENOENT if the closure is not there, or -ENOMEM; the
+ * caller publishes it.
+ */
+static int marker_probes_remove(const struct marker_entry *e,
+				marker_probe_func *probe, void *probe_private,
+				struct marker_probes **newp)
+{
+	unsigned int live, hits, n;
+
+	lockdep_assert_held(&markers_mutex);
+	marker_probes_count(e, probe, probe_private, &live, &hits);
+	if (!hits)
+		return -ENOENT;
+	*newp = NULL;
+	if (hits == live)
+		return 0;
+	*newp = marker_probes_copy(e, probe, probe_private, live - hits, &n);
+	return *newp ? n : -ENOMEM;
 }
 
 /*
@@ -825,6 +885,7 @@ static int marker_entry_set(struct marker_entry *e, struct marker_probes *new,
 	unsigned int old_nr = e->nr_probes;
 	int ret = 0;
 
+	lockdep_assert_held(&markers_mutex);
 	e->probes = new;
 	e->nr_probes = nr;
 	if (!old_nr && nr) {
@@ -942,7 +1003,7 @@ int marker_probe_register(const char *name, const char *format,
 		if (!fmt)
 			goto put;
 	}
-	ret = marker_probes_edit(e, probe, probe_private, false, &new);
+	ret = marker_probes_add(e, probe, probe_private, &new);
 	if (ret < 0)
 		goto free_fmt;
 	if (fmt)
@@ -986,7 +1047,7 @@ static int marker_entry_remove(struct marker_entry *e,
 	struct marker_probes *new;
 	int ret;
 
-	ret = marker_probes_edit(e, probe, probe_private, true, &new);
+	ret = marker_probes_remove(e, probe, probe_private, &new);
 	if (ret == -ENOMEM) {
 		marker_entry_stub(e, probe, probe_private);
 		return 0;
@@ -1104,9 +1165,8 @@ static bool marker_name_present(const char *name)
 {
 	const struct marker_range *r;
 
-	if (marker_range_has(&marker_vmlinux, name))
-		return true;
-	list_for_each_entry(r, &marker_modules, list)
+	lockdep_assert_held(&markers_mutex);
+	list_for_each_entry(r, &marker_ranges, list)
 		if (marker_range_has(r, name))
 			return true;
 	return false;
@@ -1171,6 +1231,7 @@ static int marker_module_coming(struct module *mod)
 {
 	struct marker_range *r;
 
+	lockdep_assert_held(&markers_mutex);
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
@@ -1190,7 +1251,7 @@ static int marker_module_coming(struct module *mod)
 	marker_patch_range(r, NULL, MARKER_SITES | MARKER_CALLS);
 	/* A refused site is logged; the module's other sites still work. */
 	marker_batch_done();
-	list_add_tail(&r->list, &marker_modules);
+	list_add_tail(&r->list, &marker_ranges);
 	return 0;
 }
 
@@ -1199,7 +1260,7 @@ static void marker_module_live(struct module *mod)
 {
 	struct marker_range *r;
 
-	list_for_each_entry(r, &marker_modules, list)
+	list_for_each_entry(r, &marker_ranges, list)
 		if (r->mod == mod)
 			r->init_freed = true;
 }
@@ -1217,7 +1278,8 @@ static void marker_module_going(struct module *mod)
 	struct marker_range *r;
 	struct marker *m;
 
-	list_for_each_entry(r, &marker_modules, list) {
+	lockdep_assert_held(&markers_mutex);
+	list_for_each_entry(r, &marker_ranges, list) {
 		if (r->mod != mod)
 			continue;
 		for (m = r->start; m < r->stop; m++)
@@ -1370,13 +1432,10 @@ static int marker_markers_show(struct seq_file *f, void *v)
 {
 	const struct marker_range *r;
 	const struct marker_entry *e;
-	int bkt;
-
-	int ret;
+	int bkt, ret = 0;
 
 	mutex_lock(&markers_mutex);
-	ret = marker_show_range(f, &marker_vmlinux);
-	list_for_each_entry(r, &marker_modules, list)
+	list_for_each_entry(r, &marker_ranges, list)
 		if (!ret)
 			ret = marker_show_range(f, r);
 	/* Probes waiting for a marker that no loaded code has yet. */
@@ -1470,14 +1529,8 @@ static const char *marker_sym_at(const struct marker_syms *ms,
  */
 static const struct marker_range *marker_range_next(const struct marker_range *r)
 {
-	if (r == &marker_vmlinux)
-		r = list_first_entry_or_null(&marker_modules,
-					     struct marker_range, list);
-	else if (list_is_last(&r->list, &marker_modules))
-		r = NULL;
-	else
-		r = list_next_entry(r, list);
-	return r;
+	return list_is_last(&r->list, &marker_ranges) ? NULL :
+	       list_next_entry(r, list);
 }
 
 static void *marker_sites_seek(struct seq_file *f, loff_t pos)
@@ -1485,7 +1538,8 @@ static void *marker_sites_seek(struct seq_file *f, loff_t pos)
 	struct marker_sites_pos *p = &((struct marker_syms *)f->private)->pos;
 	const struct marker_range *r;
 
-	for (r = &marker_vmlinux; r; r = marker_range_next(r)) {
+	for (r = list_first_entry(&marker_ranges, struct marker_range, list);
+	     r; r = marker_range_next(r)) {
 		if (pos < r->sites_stop - r->sites) {
 			p->r = r;
 			p->s = r->sites + pos;
