@@ -16,12 +16,6 @@
 #include <linux/marker.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
-#ifdef CONFIG_X86
-#include <asm/apic.h>
-#include <asm/nmi.h>
-#include <asm/nops.h>
-#include <asm/text-patching.h>
-#endif
 
 #define MAX_CALLS 8
 
@@ -33,7 +27,6 @@ struct probe_log {
 	void *call_private;
 	bool in_hardirq;
 	bool in_softirq;
-	bool in_nmi;
 };
 
 static struct probe_log *log_of(void *probe_private)
@@ -60,7 +53,6 @@ static void probe_int(void *probe_private, void *call_private,
 	l->call_private = call_private;
 	l->in_hardirq = in_hardirq();
 	l->in_softirq = in_serving_softirq();
-	l->in_nmi = in_nmi();
 	log_call(l, 1, va_arg(*args, int));
 }
 
@@ -898,33 +890,6 @@ static void markers_test_mark_sym(struct kunit *test)
 			      "site named %s", buf);
 }
 
-#ifdef CONFIG_X86
-static void markers_test_site_bytes(struct kunit *test)
-{
-	const struct marker_site *s = site_of("markers_kunit_basic");
-	struct probe_log l = {};
-	u8 *code, jmp[JMP32_INSN_SIZE];
-
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	code = (u8 *)marker_site_code(s);
-	__text_gen_insn(jmp, JMP32_INSN_OPCODE, code,
-			(void *)marker_site_target(s), JMP32_INSN_SIZE);
-
-	KUNIT_EXPECT_EQ(test, 0, memcmp(code, x86_nops[5], 5));
-	KUNIT_EXPECT_FALSE(test, arch_marker_site_armed(s));
-	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
-						       "value %d", probe_int, &l));
-	KUNIT_EXPECT_EQ(test, 0, memcmp(code, jmp, sizeof(jmp)));
-	KUNIT_EXPECT_TRUE(test, arch_marker_site_armed(s));
-	pass_basic(9);
-	KUNIT_EXPECT_EQ(test, l.calls, 1);
-	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister("markers_kunit_basic",
-							 probe_int, &l));
-	KUNIT_EXPECT_EQ(test, 0, memcmp(code, x86_nops[5], 5));
-	KUNIT_EXPECT_FALSE(test, arch_marker_site_armed(s));
-}
-#endif
-
 #ifdef CONFIG_KPROBES
 static int kprobe_hits;
 
@@ -957,122 +922,6 @@ static void markers_test_kprobe_sym(struct kunit *test)
 	unregister_kprobe(&kp);
 	KUNIT_EXPECT_EQ(test, kprobe_hits, 2);
 }
-
-#ifdef CONFIG_X86
-static void expect_site(struct kunit *test, const struct marker_site *s,
-			bool armed, bool kprobed)
-{
-	u8 want[MARKER_SITE_SIZE];
-
-	if (armed)
-		__text_gen_insn(want, JMP32_INSN_OPCODE,
-				(void *)marker_site_code(s),
-				(void *)marker_site_target(s), JMP32_INSN_SIZE);
-	else
-		memcpy(want, x86_nops[5], MARKER_SITE_SIZE);
-	if (kprobed)
-		want[0] = INT3_INSN_OPCODE;
-	KUNIT_EXPECT_EQ_MSG(test, 0, memcmp((void *)marker_site_code(s), want,
-					    MARKER_SITE_SIZE),
-			    "%*ph, armed %d kprobed %d", MARKER_SITE_SIZE,
-			    (void *)marker_site_code(s), armed, kprobed);
-	KUNIT_EXPECT_EQ(test, arch_marker_site_armed(s), armed);
-}
-
-/*
- * A kprobe on a site's first byte fires on every pass, armed or not, and
- * the site is armed and disarmed under it: kprobes emulate what the site
- * is now, and put the right byte back when they go.
- */
-static void markers_test_kprobe_arm(struct kunit *test)
-{
-	const struct marker_site *s = site_of("markers_kunit_basic");
-	struct probe_log l = {};
-	struct kprobe *kp;
-
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, kp);
-	kp->addr = (void *)marker_site_code(s);
-	kp->pre_handler = count_kprobe;
-	kprobe_hits = 0;
-	KUNIT_ASSERT_EQ(test, 0, register_kprobe(kp));
-	expect_site(test, s, false, true);
-
-	/* Arm under the kprobe. */
-	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
-						       "value %d", probe_int, &l));
-	expect_site(test, s, true, true);
-	pass_basic(1);
-	pass_basic(2);
-	KUNIT_EXPECT_EQ(test, kprobe_hits, 2);
-	KUNIT_EXPECT_EQ(test, l.calls, 2);
-
-	/* Disarm under it. */
-	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
-	expect_site(test, s, false, true);
-	pass_basic(3);
-	KUNIT_EXPECT_EQ(test, kprobe_hits, 3);
-	KUNIT_EXPECT_EQ(test, l.calls, 2);
-
-	/* Arm while the kprobe is disabled; it fires once enabled. */
-	KUNIT_EXPECT_EQ(test, 0, disable_kprobe(kp));
-	expect_site(test, s, false, false);
-	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
-						       "value %d", probe_int, &l));
-	expect_site(test, s, true, false);
-	KUNIT_EXPECT_EQ(test, 0, enable_kprobe(kp));
-	expect_site(test, s, true, true);
-	pass_basic(4);
-	KUNIT_EXPECT_EQ(test, kprobe_hits, 4);
-	KUNIT_EXPECT_EQ(test, l.calls, 3);
-
-	/* The kprobe goes while armed: it puts the jmp's byte back. */
-	unregister_kprobe(kp);
-	expect_site(test, s, true, false);
-	pass_basic(5);
-	KUNIT_EXPECT_EQ(test, kprobe_hits, 4);
-	KUNIT_EXPECT_EQ(test, l.calls, 4);
-	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
-	expect_site(test, s, false, false);
-}
-#endif
-
-#ifdef CONFIG_X86
-/*
- * kprobes keep off a site's bytes, except a probe on its first byte,
- * which the optimizer must not turn into a jump over the site.
- */
-static void markers_test_kprobe_reserved(struct kunit *test)
-{
-	const struct marker_site *s = site_of("markers_kunit_basic");
-	struct kprobe *kp;
-	u8 *code;
-	int i;
-
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	code = (u8 *)marker_site_code(s);
-	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, kp);
-	for (i = 1; i < MARKER_SITE_SIZE; i++) {
-		memset(kp, 0, sizeof(*kp));
-		kp->addr = (kprobe_opcode_t *)(code + i);
-		KUNIT_EXPECT_EQ_MSG(test, -EINVAL, register_kprobe(kp),
-				    "kprobe on byte %d", i);
-	}
-
-	memset(kp, 0, sizeof(*kp));
-	kp->addr = (kprobe_opcode_t *)code;
-	kp->pre_handler = count_kprobe;
-	KUNIT_ASSERT_EQ(test, 0, register_kprobe(kp));
-	msleep(200);		/* the optimizer runs after a delay */
-	KUNIT_EXPECT_FALSE(test, kp->flags & KPROBE_FLAG_OPTIMIZED);
-	KUNIT_EXPECT_EQ(test, code[0], INT3_INSN_OPCODE);
-	KUNIT_EXPECT_EQ(test, 0, memcmp(code + 1, x86_nops[5] + 1, 4));
-	unregister_kprobe(kp);
-	KUNIT_EXPECT_EQ(test, 0, memcmp(code, x86_nops[5], 5));
-}
-#endif
 #endif
 
 #endif /* CONFIG_HAVE_ARCH_MARKERS */
@@ -1129,47 +978,6 @@ static void markers_test_stacktrace(struct kunit *test)
 }
 #endif
 
-#if defined(CONFIG_X86) && defined(CONFIG_X86_LOCAL_APIC)
-static atomic_t nmi_pending;
-static int nmi_cpu;
-
-static int markers_nmi_handler(unsigned int type, struct pt_regs *regs)
-{
-	if (!atomic_read(&nmi_pending) || smp_processor_id() != nmi_cpu)
-		return NMI_DONE;
-	pass_basic(300);
-	atomic_set_release(&nmi_pending, 0);
-	return NMI_HANDLED;
-}
-
-/* A marker passed in an NMI handler calls its probe, in NMI context. */
-static void markers_test_nmi(struct kunit *test)
-{
-	struct probe_log l = {};
-	int i;
-
-	nmi_cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
-	if (nmi_cpu >= nr_cpu_ids)
-		kunit_skip(test, "needs a second CPU");
-	KUNIT_ASSERT_EQ(test, 0, register_nmi_handler(NMI_LOCAL,
-						      markers_nmi_handler, 0,
-						      "markers_kunit"));
-	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
-						       "value %d", probe_int, &l));
-	atomic_set(&nmi_pending, 1);
-	apic->send_IPI_mask(cpumask_of(nmi_cpu), NMI_VECTOR);
-	for (i = 0; i < 50 && atomic_read_acquire(&nmi_pending); i++)
-		msleep(20);
-	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
-	unregister_nmi_handler(NMI_LOCAL, "markers_kunit");
-
-	KUNIT_EXPECT_EQ(test, atomic_read(&nmi_pending), 0);
-	KUNIT_EXPECT_EQ(test, l.calls, 1);
-	KUNIT_EXPECT_EQ(test, l.args[0], 300);
-	KUNIT_EXPECT_TRUE(test, l.in_nmi);
-}
-#endif
-
 static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_connect),
 	KUNIT_CASE(markers_test_args),
@@ -1193,22 +1001,12 @@ static struct kunit_case markers_test_cases[] = {
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 	KUNIT_CASE(markers_test_sites),
 	KUNIT_CASE(markers_test_mark_sym),
-#ifdef CONFIG_X86
-	KUNIT_CASE(markers_test_site_bytes),
-#endif
 #ifdef CONFIG_KPROBES
 	KUNIT_CASE(markers_test_kprobe_sym),
-#ifdef CONFIG_X86
-	KUNIT_CASE(markers_test_kprobe_reserved),
-	KUNIT_CASE(markers_test_kprobe_arm),
-#endif
 #endif
 #endif
 #ifdef CONFIG_STACKTRACE
 	KUNIT_CASE(markers_test_stacktrace),
-#endif
-#if defined(CONFIG_X86) && defined(CONFIG_X86_LOCAL_APIC)
-	KUNIT_CASE(markers_test_nmi),
 #endif
 	{}
 };
