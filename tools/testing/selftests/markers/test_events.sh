@@ -15,9 +15,16 @@ P=/sys/module/test_marker_events/parameters
 no_record_cmd
 modprobe -q -r test_marker_events_clash test_marker_events 2>/dev/null
 
+# j STRING...: the strings joined, to keep long expectations readable.
+j() {
+	printf %s "$@"
+}
+
 # fields EVENT: its own fields, one "type name offset size signed" a line.
 fields() {
-	sed -n 's/^\tfield:\(.*\) \([a-zA-Z0-9_]*\);\toffset:\([0-9]*\);\tsize:\([0-9]*\);\tsigned:\([01]\);$/\1 \2 \3 \4 \5/p' \
+	sed -n "$(j 's/^\tfield:\(.*\) \([a-zA-Z0-9_]*\);' \
+		'\toffset:\([0-9]*\);\tsize:\([0-9]*\);' \
+		'\tsigned:\([01]\);$/\1 \2 \3 \4 \5/p')" \
 		$E/$1/format | grep -v ' common_'
 }
 pfmt() {
@@ -57,16 +64,28 @@ check "tme_dup: duplicate names made unique" eq "$(pfmt tme_dup)" \
 	'"x %d x %d", REC->x, REC->x_2'
 check "tme_ints: every conversion typed" \
 	eq "$(fields tme_ints | tr '\n' ,)" \
-	"char c 8 1 1,int hh 12 4 1,unsigned int uhh 16 4 0,int h 20 4 1,unsigned int uh 24 4 0,int i 28 4 1,unsigned int u 32 4 0,unsigned int x 36 4 0,unsigned int X 40 4 0,unsigned int o 44 4 0,"
+	"$(j "char c 8 1 1,int hh 12 4 1,unsigned int uhh 16 4 0," \
+		"int h 20 4 1,unsigned int uh 24 4 0,int i 28 4 1," \
+		"unsigned int u 32 4 0,unsigned int x 36 4 0," \
+		"unsigned int X 40 4 0,unsigned int o 44 4 0,")"
 check "tme_ints: print fmt" eq "$(pfmt tme_ints)" \
-	'"c %c hh %d uhh %u h %d uh %u i %d u %u x %x X %X o %o", REC->c, REC->hh, REC->uhh, REC->h, REC->uh, REC->i, REC->u, REC->x, REC->X, REC->o'
+	"$(j '"c %c hh %d uhh %u h %d uh %u i %d u %u x %x X %X o %o", ' \
+		'REC->c, REC->hh, REC->uhh, REC->h, REC->uh, REC->i, REC->u, ' \
+		'REC->x, REC->X, REC->o')"
 check "tme_longs: every length modifier typed" \
 	eq "$(fields tme_longs | tr '\n' ,)" \
-	"long l 8 8 1,unsigned long ul 16 8 0,long long ll 24 8 1,unsigned long long ull 32 8 0,size_t z 40 8 0,ssize_t zd 48 8 1,ptrdiff_t t 56 8 1,unsigned long p 64 8 0,unsigned int w 72 4 0,int pad 76 4 1,"
+	"$(j "long l 8 8 1,unsigned long ul 16 8 0,long long ll 24 8 1," \
+		"unsigned long long ull 32 8 0,size_t z 40 8 0," \
+		"ssize_t zd 48 8 1,ptrdiff_t t 56 8 1,unsigned long p 64 8 0," \
+		"unsigned int w 72 4 0,int pad 76 4 1,")"
 check "tme_longs: print fmt" eq "$(pfmt tme_longs)" \
-	'"l %ld ul %lu ll %lld ull %llu z %lu zd %ld t %ld p 0x%lx w %08x pad %-4d end", REC->l, REC->ul, REC->ll, REC->ull, REC->z, REC->zd, REC->t, REC->p, REC->w, REC->pad'
+	"$(j '"l %ld ul %lu ll %lld ull %llu z %lu zd %ld t %ld p 0x%lx ' \
+		'w %08x pad %-4d end", REC->l, REC->ul, REC->ll, REC->ull, ' \
+		'REC->z, REC->zd, REC->t, REC->p, REC->w, REC->pad')"
 check "tme_str: quotes and %% escaped" eq "$(pfmt tme_str)" \
-	'"s %s empty %s null %s quote \"%s\" pct %% long %s", __get_str(s), __get_str(empty), __get_str(null), __get_str(arg4), __get_str(long)'
+	"$(j '"s %s empty %s null %s quote \"%s\" pct %% long %s", ' \
+		'__get_str(s), __get_str(empty), __get_str(null), ' \
+		'__get_str(arg4), __get_str(long)')"
 check "tme_partial: what cannot be typed has no field" \
 	eq "$(pfmt tme_partial)" '"ok %d sym ? w ? after %u", REC->ok, REC->after'
 check "tme_partial: said so in one line" \
@@ -86,7 +105,8 @@ check "tme_noargs: no field" eq "$(fields tme_noargs | wc -l) $(pfmt tme_noargs)
 echo > $T/trace
 check "tme_basic enabled" sh -c "echo 1 > $E/tme_basic/enable"
 check "its probe is connected" \
-	eq "$(grep -c '^tme_basic test_marker_events sites=2 armed=2 probes=1 ' /sys/kernel/debug/markers/markers)" 1
+	eq "$(grep -c '^tme_basic test_marker_events sites=2 armed=2 probes=1 ' \
+		/sys/kernel/debug/markers/markers)" 1
 echo 5 > $P/pass
 check "tme_basic disabled" sh -c "echo 0 > $E/tme_basic/enable"
 echo 6 > $P/pass
@@ -94,7 +114,8 @@ check "recorded while enabled, the fields printed by the format" \
 	eq "$(lines tme_basic)" "pid 5 comm tme5 value 10000000005"
 check "nothing else recorded" eq "$(grep -c 'tme_' $T/trace)" 1
 check "its probe is gone" \
-	eq "$(grep -c '^tme_basic test_marker_events sites=2 armed=0 probes=0 ' /sys/kernel/debug/markers/markers)" 1
+	eq "$(grep -c '^tme_basic test_marker_events sites=2 armed=0 probes=0 ' \
+		/sys/kernel/debug/markers/markers)" 1
 
 # Every conversion recorded and printed as printk() would (%p unhashed).
 echo > $T/trace
@@ -106,7 +127,9 @@ check "tme_dup" eq "$(lines tme_dup)" "x 5 x -5"
 check "tme_ints" eq "$(lines tme_ints)" \
 	"c F hh -5 uhh 205 h -500 uh 60005 i -5 u 4000000005 x dead0005 X DEAD0005 o 5"
 check "tme_longs" eq "$(lines tme_longs)" \
-	"l -5000000000 ul 18446744073709551610 ll -5000000000000000 ull 18000000000000000005 z 15 zd -5 t -10 p 0x1005 w 00000005 pad 5    end"
+	"$(j "l -5000000000 ul 18446744073709551610 ll -5000000000000000 " \
+		"ull 18000000000000000005 z 15 zd -5 t -10 p 0x1005 " \
+		"w 00000005 pad 5    end")"
 check "tme_str: empty, NULL, bounded strings" eq "$(lines tme_str)" \
 	"s tme5 empty  null (null) quote \"tme5\" pct % long $L255"
 check "tme_partial" eq "$(lines tme_partial)" "ok 5 sym ? w ? after 6"
@@ -198,7 +221,8 @@ check "and record" eq "$(lines tme_basic)" "pid 3 comm tme3 value 10000000003"
 # A second format for the same name: refused, the event unchanged.
 check "a module with a clashing format loads" modprobe test_marker_events_clash
 check "its format refused, in one line" \
-	eq "$(dmesg | grep -c 'markers: event tme_basic: format "pid %u" of test_marker_events_clash differs')" 1
+	eq "$(dmesg | grep -c "$(j 'markers: event tme_basic: format "pid %u" ' \
+		'of test_marker_events_clash differs')")" 1
 check "the event keeps its format" eq "$(pfmt tme_basic)" \
 	'"pid %d comm %s value %llu", REC->pid, __get_str(comm), REC->value'
 check "test_marker_events unloads" modprobe -r test_marker_events
