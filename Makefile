@@ -7,7 +7,7 @@ SHELL := /bin/bash
 H := harness
 VARIANT ?= default
 
-.PHONY: all deps kernel demo check lint bench clean distclean
+.PHONY: all deps kernel demo check lint bench series series-check clean distclean
 
 all: check
 
@@ -31,6 +31,17 @@ lint: deps
 # and a flag check; tables and a plot in out/bench/.
 bench: deps
 	@bash $(H)/bench.sh
+
+# The series as a maintainer receives it: out/series/, from patches/series.
+series: deps
+	@bash $(H)/tree.sh && python3 $(H)/series.py export out/series
+
+# Apply the series to a clean 6.1 tree, build after every patch, build the
+# top without CONFIG_MARKERS and as i386, checkpatch every patch, and run
+# make check on the top.  QUICK=1: apply and checkpatch only (what CI runs);
+# MODE=builds: all but make check.
+series-check: deps
+	@bash $(H)/tree.sh && bash $(H)/series-check.sh $(if $(QUICK),quick,$(MODE))
 
 # Build output only; the unpacked, patched tree stays for fast rebuilds.
 clean:

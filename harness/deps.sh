@@ -4,7 +4,8 @@
 set -euo pipefail
 PKGS="linux-source-6.1 qemu-system-x86 busybox-static flex bison bc
 libelf-dev libssl-dev cpio ccache sparse rsync xz-utils kmod python3 gcc
-make libc6-dev perl patch dwarves trace-cmd linux-perf"
+make libc6-dev perl patch dwarves trace-cmd linux-perf git
+python3-ply python3-git"
 
 missing=
 for p in $PKGS; do

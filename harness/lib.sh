@@ -5,6 +5,8 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-$TOP/out}
 SRC=$OUT/src
 TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+# The base tree as a git repository (harness/series.py), whatever $OUT.
+BASE_GIT=${SERIES_BASE:-$TOP/out/base.git}
 # Top-level directories of the repository that are kernel-tree paths and
 # are copied over the base tree.  Everything else is the project's own.
 OVERLAY_DIRS="arch Documentation include kernel lib samples scripts tools"

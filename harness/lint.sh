@@ -22,11 +22,9 @@ for f in $files; do
 	case "$f" in *.sh|*/Makefile|*/config|*/settings) continue ;; esac
 	out=$($cp -f "$TOP/$f" 2>&1) || finding "$out"
 done
-# On standard input: given a path inside a git checkout, checkpatch
-# checks what git says of the file rather than the patch in it.
-for p in $(sed -e 's/#.*//' patches/series); do
-	out=$($cp - < "patches/$p" 2>&1) || finding "$p: $out"
-done
+# Every new file and hunk belongs to one patch of the series; checkpatch
+# on the patches themselves is series-check.sh's.
+out=$(python3 "$TOP/harness/series.py" verify 2>&1) || finding "$out"
 
 out=$("$SRC/scripts/kernel-doc" -none $csrc 2>&1)
 [ -z "$out" ] || finding "$out"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Prepare $OUT/src: unpack the Debian 6.1 tree once, keep the series'
-# patches applied in the order of patches/series, and overlay the new files.
+# hunks (patches/*.diff) applied in the order patches/series declares,
+# and overlay the new files.
 #
 # Patches: the copies applied last time are kept in $SRC/.series/.  When
 # patches/ differs from them, every file either series touches is put back
@@ -22,9 +23,14 @@ unpack() {
 	touch "$SRC/.unpacked"
 }
 
+# The hunk files in order: patches/series declares them (series.py), and
+# $SRC/.series/series lists what was applied last time.
 series_list() { # dir
-	[ -f "$1/series" ] || return 0
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1/series"
+	if [ "$1" = "$TOP/patches" ]; then
+		python3 "$TOP/harness/series.py" hunks
+	elif [ -f "$1/series" ]; then
+		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1/series"
+	fi
 }
 
 # The kernel files a series touches, from its patches' "+++ b/" lines.

@@ -40,7 +40,7 @@
 #include <linux/perf_event.h>
 #include <linux/smp.h>
 #include <linux/string.h>
-#include <asm/sync_core.h>
+#include <linux/sync_core.h>
 #include <asm/text-patching.h>
 #include <asm/tsc.h>
 
@@ -576,6 +576,8 @@ static void marker_poke_chunk(struct marker_poke_desc *d)
 	u64 window;
 
 	lockdep_assert_held(&text_mutex);
+	/* marker_sync() waits for every online CPU. */
+	lockdep_assert_cpus_held();
 	if (!d->nr)
 		return;
 
@@ -745,7 +747,10 @@ static void marker_timeouts_tell(void)
 	marker_timeouts_told = n;
 }
 
-/* Lock order: kprobe_mutex -> cpu hotplug -> text_mutex. */
+/*
+ * Lock order: markers_mutex (the caller's) -> kprobe_mutex -> CPU hotplug
+ * lock -> text_mutex, as kernel/marker.c says.
+ */
 static struct marker_poke_desc *marker_patch_begin(void)
 {
 	kprobe_text_lock();
@@ -908,4 +913,3 @@ void marker_x86_hold_stats_reset_max(void)
 	mutex_unlock(&text_mutex);
 }
 EXPORT_SYMBOL_GPL(marker_x86_hold_stats_reset_max);
-

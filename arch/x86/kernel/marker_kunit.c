@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for x86 marker site patching: the bytes in every step, CPUs
- * held by the int3 handler, emulation, batches, and a stress run.
+ * held by the int3 handler, emulation, batches, and a stress run (x86-64,
+ * CONFIG_HAVE_ARCH_MARKERS); and, on 32-bit x86 too, a marker in NMI
+ * context.
  */
 
 #include <kunit/test.h>
@@ -24,6 +26,7 @@
 #include <asm/text-patching.h>
 #include <asm/trapnr.h>
 
+#ifdef CONFIG_HAVE_ARCH_MARKERS
 #define HOLD_MAGIC	0x5eedUL
 
 static atomic_long_t probe_hits;
@@ -1331,6 +1334,7 @@ static struct kunit_suite markers_x86_suite = {
 	.name = "markers_x86",
 	.test_cases = markers_x86_cases,
 };
+#endif /* CONFIG_HAVE_ARCH_MARKERS */
 
 /*
  * A site at rest and armed, kprobes on and next to a site, and a marker
@@ -1368,6 +1372,7 @@ static int site_disconnect(struct site_log *l)
 	return marker_probe_unregister("markers_x86_site", probe_site, l);
 }
 
+#ifdef CONFIG_HAVE_ARCH_MARKERS
 /* The site's bytes, armed or not, with a kprobe's int3 on byte 0 or not. */
 static void expect_site(struct kunit *test, const struct marker_site *s,
 			bool armed, bool kprobed)
@@ -1490,7 +1495,8 @@ static void markers_x86_test_kprobe_arm(struct kunit *test)
 	site_disconnect(&l);
 	expect_site(test, s, false, false);
 }
-#endif
+#endif /* CONFIG_KPROBES */
+#endif /* CONFIG_HAVE_ARCH_MARKERS */
 
 #ifdef CONFIG_X86_LOCAL_APIC
 static atomic_t nmi_pending;
@@ -1533,10 +1539,12 @@ static void markers_x86_test_nmi(struct kunit *test)
 #endif
 
 static struct kunit_case markers_x86_site_cases[] = {
+#ifdef CONFIG_HAVE_ARCH_MARKERS
 	KUNIT_CASE(markers_x86_test_site_bytes),
 #ifdef CONFIG_KPROBES
 	KUNIT_CASE(markers_x86_test_kprobe_reserved),
 	KUNIT_CASE(markers_x86_test_kprobe_arm),
+#endif
 #endif
 #ifdef CONFIG_X86_LOCAL_APIC
 	KUNIT_CASE(markers_x86_test_nmi),
@@ -1549,8 +1557,12 @@ static struct kunit_suite markers_x86_site_suite = {
 	.test_cases = markers_x86_site_cases,
 };
 
+#ifdef CONFIG_HAVE_ARCH_MARKERS
 kunit_test_suites(&markers_x86_site_suite, &markers_x86_hold_suite,
 		  &markers_x86_hazard_suite, &markers_x86_suite);
+#else
+kunit_test_suites(&markers_x86_site_suite);
+#endif
 
 MODULE_DESCRIPTION("KUnit tests for x86 marker site patching");
 MODULE_LICENSE("GPL");

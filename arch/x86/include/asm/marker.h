@@ -8,9 +8,15 @@
  * its out-of-line block, the call to the probes, and its struct marker.
  * Armed, it is a jmp rel32 to that block, which jumps back after the call.
  * See arch/x86/kernel/marker.c.
+ *
+ * Included only from <linux/marker.h>, with CONFIG_MARKERS and
+ * CONFIG_HAVE_ARCH_MARKERS, after struct marker, struct marker_site and
+ * MARK_SYM_PREFIX, as <asm/jump_label.h> is from <linux/jump_label.h>.
+ * The int3 hooks that traps.c calls are in <asm/text-patching.h>.
  */
 
 #include <linux/kernel.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/stdarg.h>
@@ -18,7 +24,6 @@
 #include <linux/types.h>
 #include <asm/asm.h>
 #include <asm/nops.h>
-#include <asm/percpu.h>
 
 #define MARKER_SITE_SIZE	5
 #define MARKER_CALL_SIZE	5	/* call rel32 */
@@ -260,12 +265,6 @@ l_yes:									\
 		}							\
 	} while (0)
 
-struct pt_regs;
-
-#if defined(CONFIG_MARKERS) && defined(CONFIG_HAVE_ARCH_MARKERS)
-bool marker_int3_handler(struct pt_regs *regs);
-bool marker_int3_fixup(struct pt_regs *regs);
-
 /**
  * struct marker_hold_stats - what the int3 handler has done since boot
  * @holds: hits held until their site was patched, then run
@@ -311,17 +310,6 @@ extern unsigned int marker_hold_timeout_ms;
 #ifdef CONFIG_MARKERS_KUNIT_TEST
 extern void (*marker_x86_test_step)(unsigned int step);
 extern bool (*marker_x86_test_drop_ack)(void);
-#endif
-#else
-static __always_inline bool marker_int3_handler(struct pt_regs *regs)
-{
-	return false;
-}
-
-static inline bool marker_int3_fixup(struct pt_regs *regs)
-{
-	return false;
-}
 #endif
 
 #endif /* _ASM_X86_MARKER_H */

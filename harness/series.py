@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""series.py: the patch series, generated from patches/series.
+
+patches/series declares the series: for each patch its subject, the new
+files it carries (from the readable tree at the top of the repository),
+the hunks to existing files it carries (patches/*.diff, applied in order),
+the MAINTAINERS patterns it adds, and its message.  Commands:
+
+  hunks                 the hunk files in series order (harness/tree.sh)
+  verify                every new file and hunk is claimed exactly once
+  mkhunk NAME FILE...   rewrite patches/NAME from out/src, for FILEs
+  export DIR            commit the series onto the base tree (a git
+                        repository kept in out/base.git) and write it
+                        with `git format-patch`, a cover letter first
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.environ.get('OUT', os.path.join(TOP, 'out'))
+SRC = os.path.join(OUT, 'src')
+TARBALL = os.environ.get('TARBALL', '/usr/src/linux-source-6.1.tar.xz')
+# The base repository is shared by every OUT (series-check uses its own).
+BASE = os.environ.get('SERIES_BASE', os.path.join(TOP, 'out', 'base.git'))
+DECL = os.environ.get('SERIES_DECL', os.path.join(TOP, 'patches', 'series'))
+COVER = os.path.join(TOP, 'patches', 'cover-letter')
+OVERLAY_DIRS = 'arch Documentation include kernel lib samples scripts tools'
+# Fixed dates make the series the same on every run.
+DATE = '2026-12-01T12:00:00+00:00'
+LIST_KEYS = ('files', 'hunks', 'maintainers')
+
+
+def die(msg):
+    sys.stderr.write('ERROR: series: %s\n' % msg)
+    sys.exit(1)
+
+
+def run(cmd, **kw):
+    kw.setdefault('check', True)
+    return subprocess.run(cmd, **kw)
+
+
+def git(*args, env=None, stdin=None):
+    e = dict(os.environ, GIT_DIR=BASE)
+    e.update(env or {})
+    return run(['git'] + list(args), env=e, input=stdin,
+               capture_output=True, text=True).stdout
+
+
+class Decl:
+    """The declaration: global headers, then patches."""
+
+    def __init__(self, path=DECL):
+        self.head = {}
+        self.patches = []
+        cur = None
+        key = None
+        in_body = False
+        with open(path) as f:
+            lines = f.read().split('\n')
+        for n, line in enumerate(lines, 1):
+            if line.startswith('#'):
+                continue
+            if line.startswith('Subject: '):
+                cur = {'subject': line[9:].strip(), 'body': [],
+                       'line': n}
+                for k in LIST_KEYS:
+                    cur[k] = []
+                self.patches.append(cur)
+                in_body = False
+                key = 'subject'
+                continue
+            if cur is None:
+                m = re.match(r'([A-Za-z-]+): (.*)', line)
+                if m:
+                    self.head[m.group(1).lower()] = m.group(2).strip()
+                elif line.strip():
+                    die('%s:%d: expected a header' % (path, n))
+                continue
+            if in_body:
+                cur['body'].append(line)
+                continue
+            m = re.match(r'([A-Za-z]+):(.*)', line)
+            if m and m.group(1).lower() in LIST_KEYS:
+                key = m.group(1).lower()
+                cur[key] += m.group(2).split()
+            elif line.startswith((' ', '\t')) and key in LIST_KEYS:
+                cur[key] += line.split()
+            elif not line.strip():
+                in_body = True
+            else:
+                die('%s:%d: unknown header line' % (path, n))
+        for p in self.patches:
+            while p['body'] and not p['body'][-1].strip():
+                p['body'].pop()
+            while p['body'] and not p['body'][0].strip():
+                p['body'].pop(0)
+            if not p['body']:
+                die('patch "%s" has no message' % p['subject'])
+            if not any(l.startswith('Signed-off-by: ') for l in p['body']):
+                die('patch "%s" has no Signed-off-by' % p['subject'])
+
+    def hunks(self):
+        return [h for p in self.patches for h in p['hunks']]
+
+    def files(self):
+        return [f for p in self.patches for f in p['files']]
+
+
+def tracked_new_files():
+    out = run(['git', '-C', TOP, 'ls-files', '--cached', '--others',
+               '--exclude-standard'] + OVERLAY_DIRS.split(),
+              capture_output=True, text=True).stdout
+    return sorted(out.split())
+
+
+def cmd_verify(d):
+    bad = []
+    files = d.files()
+    hunks = d.hunks()
+    for f in sorted(set(x for x in files if files.count(x) > 1)):
+        bad.append('%s is carried by more than one patch' % f)
+    for f in sorted(set(tracked_new_files()) - set(files)):
+        bad.append('%s is in the tree but in no patch' % f)
+    for f in sorted(set(files) - set(tracked_new_files())):
+        bad.append('%s is in a patch but not in the tree' % f)
+    for h in sorted(set(x for x in hunks if hunks.count(x) > 1)):
+        bad.append('patches/%s is carried by more than one patch' % h)
+    have = [x for x in os.listdir(os.path.join(TOP, 'patches'))
+            if x.endswith('.diff')]
+    for h in sorted(set(have) - set(hunks)):
+        bad.append('patches/%s is in no patch' % h)
+    for h in sorted(set(hunks) - set(have)):
+        bad.append('patches/%s is missing' % h)
+    for b in bad:
+        sys.stderr.write('series: %s\n' % b)
+    if bad:
+        die('patches/series does not match the tree')
+
+
+def split_diff(text):
+    """{path: section} of a diff made of "diff --git" sections."""
+    out = {}
+    for sec in re.split(r'(?m)^(?=diff --git )', text):
+        m = re.match(r'diff --git a/(\S+) b/', sec)
+        if m:
+            out[m.group(1)] = sec
+    return out
+
+
+def base_file(path, dst):
+    ensure_base()
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    with open(dst, 'w') as f:
+        f.write(git('show', 'base:' + path))
+
+
+def patch_file(path, section, reverse=False):
+    """Apply one file's section of a hunk file to path."""
+    args = ['patch', '-s', '-N', '--no-backup-if-mismatch', path]
+    if reverse:
+        args.insert(1, '-R')
+    r = run(args, input=section, text=True, check=False,
+            capture_output=True)
+    if r.returncode:
+        die('%s: %s' % (path, r.stdout + r.stderr))
+
+
+def cmd_mkhunk(d, name, files):
+    """Hunk NAME for FILES: from base plus the earlier hunks, to out/src
+    less the later hunks; a file may be touched by several hunks."""
+    order = d.hunks()
+    if name not in order:
+        die('%s is not in patches/series' % name)
+    i = order.index(name)
+    secs = {h: split_diff(open(os.path.join(TOP, 'patches', h)).read())
+            for h in order if os.path.exists(os.path.join(TOP, 'patches', h))}
+    old = secs.get(name, {})
+    out = ''
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in files:
+            a = os.path.join(tmp, 'a', f)
+            b = os.path.join(tmp, 'b', f)
+            base_file(f, a)
+            for h in order[:i]:
+                if f in secs.get(h, {}):
+                    patch_file(a, secs[h][f])
+            os.makedirs(os.path.dirname(b), exist_ok=True)
+            shutil.copyfile(os.path.join(SRC, f), b)
+            for h in reversed(order[i + 1:]):
+                if f in secs.get(h, {}):
+                    patch_file(b, secs[h][f], reverse=True)
+            r = run(['diff', '-up', 'a/' + f, 'b/' + f], cwd=tmp,
+                    capture_output=True, text=True, check=False)
+            if not r.stdout:
+                die('%s: no change' % f)
+            diff = re.sub(r'(?m)^((---|\+\+\+) \S+)\t.*$', r'\1', r.stdout)
+            out += 'diff --git a/%s b/%s\n%s' % (f, f, diff)
+    # Sections of other files stay, in their order.
+    keep = ''.join(s for f, s in old.items() if f not in files)
+    with open(os.path.join(TOP, 'patches', name), 'w') as f:
+        f.write(keep + out)
+    sys.stderr.write('>>> wrote patches/%s\n' % name)
+
+
+def ensure_base():
+    """out/base.git: the tarball's tree, committed once, tagged base."""
+    if os.path.exists(os.path.join(BASE, 'refs', 'tags', 'base')):
+        return
+    sys.stderr.write('>>> committing the base tree to %s\n' % BASE)
+    tmp = BASE + '.tmp'
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.rmtree(BASE, ignore_errors=True)
+    os.makedirs(tmp)
+    run(['git', 'init', '-q', '--bare', tmp + '/git'])
+    os.makedirs(tmp + '/tree')
+    run(['tar', '-xf', TARBALL, '-C', tmp + '/tree', '--strip-components=1'])
+    env = dict(os.environ, GIT_DIR=tmp + '/git', GIT_WORK_TREE=tmp + '/tree',
+               GIT_AUTHOR_DATE=DATE, GIT_COMMITTER_DATE=DATE)
+    ident = ['-c', 'user.name=Debian linux-source-6.1',
+             '-c', 'user.email=linux-source@localhost']
+    # -f: the tree has files that its own .gitignore patterns match.
+    run(['git', 'add', '-A', '-f', '.'], env=env, cwd=tmp + '/tree')
+    ver = os.path.basename(TARBALL)
+    run(['git'] + ident + ['commit', '-q', '-m', 'Base: ' + ver], env=env,
+        cwd=tmp + '/tree')
+    run(['git', 'tag', 'base'], env=env)
+    os.rename(tmp + '/git', BASE)
+    shutil.rmtree(tmp)
+
+
+def maintainers_text(base, entry, patterns):
+    """MAINTAINERS with the markers entry, F: patterns sorted, placed in
+    alphabetical order of the section titles."""
+    lines = base.split('\n')
+    title = entry[0]
+    block = entry + ['F:\t' + p for p in sorted(set(patterns))] + ['']
+    start = None
+    for i in range(len(lines) - 1):
+        if lines[i] and re.match(r'[A-Z]:\t', lines[i + 1]) and \
+           not re.match(r'[A-Z]:\t', lines[i]) and \
+           (i == 0 or not lines[i - 1].strip()):
+            if start is None and lines[i] == '3C59X NETWORK DRIVER':
+                start = i
+            if start is not None and lines[i] > title:
+                return '\n'.join(lines[:i] + block + lines[i:])
+    die('no place for the MAINTAINERS entry')
+
+
+def apply_patch(d, idx, work, state):
+    """Bring work/ (files touched so far) to the state after patch idx."""
+    p = d.patches[idx]
+    touched = set()
+    for h in p['hunks']:
+        for f, sec in split_diff(open(os.path.join(TOP, 'patches', h)).read()).items():
+            dst = os.path.join(work, f)
+            if f not in state:
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                with open(dst, 'w') as o:
+                    o.write(git('show', 'base:' + f))
+                state.add(f)
+            patch_file(dst, sec)
+            touched.add(f)
+    for f in p['files']:
+        dst = os.path.join(work, f)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy2(os.path.join(TOP, f), dst)
+        state.add(f)
+        touched.add(f)
+    if p['maintainers']:
+        pats = [m for q in d.patches[:idx + 1] for m in q['maintainers']]
+        entry = [re.sub(r'^([A-Z]): ', r'\1:\t', e) for e in
+                 d.head['maintainers-entry'].split(' | ')]
+        with open(os.path.join(work, 'MAINTAINERS'), 'w') as o:
+            o.write(maintainers_text(git('show', 'base:MAINTAINERS'),
+                                     entry, pats))
+        state.add('MAINTAINERS')
+        touched.add('MAINTAINERS')
+    return touched
+
+
+def commit_all(d, work):
+    """One commit per patch on top of base, through a scratch index."""
+    state = set()
+    parent = git('rev-parse', 'base').strip()
+    env = {'GIT_INDEX_FILE': os.path.join(work, '.index'),
+           'GIT_AUTHOR_DATE': DATE, 'GIT_COMMITTER_DATE': DATE}
+    m = re.match(r'(.*) <(.*)>', d.head['from'])
+    for k in ('AUTHOR', 'COMMITTER'):
+        env['GIT_%s_NAME' % k] = m.group(1)
+        env['GIT_%s_EMAIL' % k] = m.group(2)
+    git('read-tree', 'base', env=env)
+    for i, p in enumerate(d.patches):
+        for f in sorted(apply_patch(d, i, work, state)):
+            src = os.path.join(work, f)
+            blob = git('hash-object', '-w', src).strip()
+            mode = '100755' if os.access(src, os.X_OK) else '100644'
+            git('update-index', '--add', '--cacheinfo',
+                '%s,%s,%s' % (mode, blob, f), env=env)
+        tree = git('write-tree', env=env).strip()
+        msg = p['subject'] + '\n\n' + '\n'.join(p['body']) + '\n'
+        parent = git('commit-tree', tree, '-p', parent, env=env,
+                     stdin=msg).strip()
+    git('update-ref', 'refs/heads/series', parent)
+    return state
+
+
+def check_tree(work, state):
+    """The top of the series is the readable tree: out/src, as tree.sh
+    made it, holds the same files."""
+    if not os.path.isdir(SRC):
+        return
+    bad = [f for f in sorted(state) if f != 'MAINTAINERS' and
+           run(['cmp', '-s', os.path.join(work, f), os.path.join(SRC, f)],
+               check=False).returncode]
+    if bad:
+        die('the series\' top differs from out/src in: %s' % ' '.join(bad))
+
+
+def cover_letter(d, dest, n):
+    """Fill git format-patch's cover letter from patches/cover-letter."""
+    path = os.path.join(dest, '0000-cover-letter.patch')
+    text = open(path).read()
+    cover = open(COVER).read().rstrip('\n')
+    subject, _, body = cover.partition('\n\n')
+    text = text.replace('*** SUBJECT HERE ***', subject.strip())
+    text = text.replace('*** BLURB HERE ***', body)
+    with open(path, 'w') as f:
+        f.write(text)
+
+
+def cmd_export(d, dest):
+    ensure_base()
+    shutil.rmtree(dest, ignore_errors=True)
+    os.makedirs(dest)
+    with tempfile.TemporaryDirectory() as work:
+        state = commit_all(d, work)
+        check_tree(work, state)
+    n = len(d.patches)
+    git('format-patch', '-q', '--cover-letter', '--no-signature',
+        '--subject-prefix=' + d.head.get('prefix', 'PATCH'),
+        '-o', dest,
+        'base..series')
+    cover_letter(d, dest, n)
+    sys.stderr.write('>>> %d patches and a cover letter in %s\n' % (n, dest))
+
+
+def main():
+    if len(sys.argv) < 2:
+        die(__doc__)
+    d = Decl()
+    cmd = sys.argv[1]
+    if cmd == 'hunks':
+        print('\n'.join(d.hunks()))
+    elif cmd == 'verify':
+        cmd_verify(d)
+    elif cmd == 'mkhunk' and len(sys.argv) > 3:
+        cmd_mkhunk(d, sys.argv[2], sys.argv[3:])
+    elif cmd == 'export' and len(sys.argv) == 3:
+        cmd_verify(d)
+        cmd_export(d, os.path.abspath(sys.argv[2]))
+    else:
+        die(__doc__)
+
+
+if __name__ == '__main__':
+    main()
