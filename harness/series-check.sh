@@ -71,9 +71,13 @@ for p in $patches; do
 	[ "$mode" = quick ] && continue
 	log "series-check: building after $name"
 	rm -f "$sc/build-default/.fragments"
-	scbuild LENIENT_CONFIG=1 BUILD_ONLY=1 bash "$TOP/harness/build.sh" \
-		default || fail "$name: the default variant does not build"
-	step "$name built"
+	if scbuild LENIENT_CONFIG=1 BUILD_ONLY=1 \
+		bash "$TOP/harness/build.sh" default; then
+		step "$name built"
+	else
+		fail "$name: the default variant does not build"
+		step "$name: build failed"
+	fi
 done
 [ "$mode" = quick ] && step "applied, checkpatch"
 # What git am made is what series.py committed, file for file.
