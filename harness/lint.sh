@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lint.sh: checkpatch --strict on every new file and every patch, sparse
-# (C=2) and W=1 on the new objects, kernel-doc on the new sources.  Needs
+# lint.sh: checkpatch --strict on every new file (the patches are
+# series-check.sh's), every new file and hunk in one patch of the series,
+# sparse (C=2) and W=1 on the new objects, kernel-doc on the new sources.  Needs
 # a configured out/build-default.  Non-zero on any finding.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"

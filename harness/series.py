@@ -323,7 +323,7 @@ def check_tree(work, state):
         die('the series\' top differs from out/src in: %s' % ' '.join(bad))
 
 
-def cover_letter(d, dest, n):
+def cover_letter(dest):
     """Fill git format-patch's cover letter from patches/cover-letter."""
     path = os.path.join(dest, '0000-cover-letter.patch')
     text = open(path).read()
@@ -347,7 +347,7 @@ def cmd_export(d, dest):
         '--subject-prefix=' + d.head.get('prefix', 'PATCH'),
         '-o', dest,
         'base..series')
-    cover_letter(d, dest, n)
+    cover_letter(dest)
     sys.stderr.write('>>> %d patches and a cover letter in %s\n' % (n, dest))
 
 
