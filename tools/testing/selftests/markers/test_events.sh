@@ -199,7 +199,12 @@ check "non-root refused" "$(dirname "$0")/nonroot_open" \
 # probe read its freed event file).
 echo 1 > $E/enable
 ( while [ -e $P/burst ]; do echo 1000 > $P/burst 2>/dev/null; done ) &
-sleep 1
+# Until it records (30 s at most).
+i=0
+while ! grep -q ' tme_' $T/trace && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 gone=0
 for i in $(seq 50); do
 	modprobe -r test_marker_events 2>/dev/null && { gone=1; break; }

@@ -59,15 +59,28 @@ check "  counts 1000 passes of a burst" \
 # The module goes while perf has its event open: the event stays, with
 # no site, until perf lets it go; then it goes too.
 E=/sys/kernel/tracing/events/markers
-perf stat -e markers:tme_basic -a -- sleep 6 > /dev/null 2>&1 &
-sleep 3
+# perf opens its events before it starts the command, which says so and
+# then waits (60 s at most) for the test to be done with the module.
+ready=/tmp/markers-perf.ready
+finished=/tmp/markers-perf.finished
+rm -f $ready $finished
+perf stat -e markers:tme_basic -a -- sh -c "touch $ready; i=0;
+	while [ ! -e $finished ] && [ \$i -lt 600 ]; do
+		sleep 0.1; i=\$((i + 1)); done" > /dev/null 2>&1 &
+i=0
+while [ ! -e $ready ] && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "perf has the event open" test -e $ready
 check "unloaded while perf counts its event" modprobe -r test_marker_events
 check "  the event stays while perf has it" test -d $E/tme_basic
 check "  said so" \
 	eq "$(dmesg | grep -c 'markers: event tme_basic: in use, removed once unused')" 1
+touch $finished
 wait
 i=0
-while [ -d $E/tme_basic ] && [ $i -lt 50 ]; do
+while [ -d $E/tme_basic ] && [ $i -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
@@ -78,5 +91,5 @@ check "  and counts" eq "$(perf stat -x, -e markers:tme_basic -- \
 	cut -d, -f1)" 10
 
 check "test_marker_events unloads" modprobe -r test_marker_events
-rm -f $data $log $log.pid
+rm -f $data $log $log.pid $ready $finished
 exit $rc

@@ -14,21 +14,27 @@ if ! modinfo marker-example >/dev/null 2>&1; then
 fi
 modprobe -q -r probe-example marker-example 2>/dev/null
 
-# trigger N: pass the markers, then wait for the timer's softirq.
-trigger() {
-	echo > $D/marker-example/trigger
-	sleep 0.2
-}
-
 # hits NAME: the lines probe-example printed for NAME since the last clear.
 hits() {
 	dmesg | grep -o "probe_example: $1:.*"
 }
 
+# trigger [N]: pass the markers; then, if N is given, wait (30 s at most)
+# until the timer's softirq has printed its Nth line.
+trigger() {
+	echo > $D/marker-example/trigger
+	[ -n "$1" ] || return 0
+	_i=0
+	while [ "$(hits example_timer | wc -l)" -lt "$1" ] && [ $_i -lt 300 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+
 dmesg -c >/dev/null
 check "probe-example loads before its markers exist" modprobe probe-example
 check "marker-example loads" modprobe marker-example
-trigger
+trigger 1
 check "process context: pid and comm" \
 	eq "$(hits example_process)" \
 	"probe_example: example_process: pid $$ comm $(cat /proc/$$/comm)"
@@ -42,15 +48,16 @@ check "softirq context: the timer" \
 dmesg -c >/dev/null
 check "probe-example unloads" modprobe -r probe-example
 trigger
-check "nothing printed once disconnected" eq "$(hits 'example_[a-z]*' | wc -l)" 0
+# Its exit waits for the timer: no hit can come after.
 check "marker-example unloads" modprobe -r marker-example
+check "nothing printed once disconnected" eq "$(hits 'example_[a-z]*' | wc -l)" 0
 
 # The other order: markers first, then the probes.
 dmesg -c >/dev/null
 check "marker-example loads first" modprobe marker-example
 check "probe-example loads" modprobe probe-example
-trigger
-trigger
+trigger 1
+trigger 2
 check "two passes, two hits each" \
 	eq "$(hits 'example_[a-z]*' | wc -l)" 8
 check "the second pass's count" \
