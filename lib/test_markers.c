@@ -8,6 +8,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/async.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/init.h>
@@ -185,6 +186,74 @@ static void race_wait(void)
 }
 #endif
 
+/*
+ * async_init=1: async __init work passes test_markers_async, whose site is
+ * in this module's init text, once "async_go" is written.  Until then the
+ * module waits in its loader, live, with its init text not freed yet.
+ * Writing "async_swap" connects a probe of this module to the marker;
+ * "async_hits" counts its calls.
+ */
+static bool async_init;
+module_param(async_init, bool, 0444);
+MODULE_PARM_DESC(async_init, "Pass a site in init text from async init work");
+
+static int async_hits;
+module_param(async_hits, int, 0444);
+MODULE_PARM_DESC(async_hits, "Calls of the async_swap probe");
+
+static DECLARE_COMPLETION(async_go);
+static int async_magic;
+static bool async_connected;
+
+static void async_probe(void *probe_private, void *call_private,
+			const char *fmt, va_list *args)
+{
+	if (probe_private == &async_magic && va_arg(*args, int) == 7)
+		async_hits++;
+}
+
+static int async_swap_set(const char *val, const struct kernel_param *kp)
+{
+	int ret = marker_probe_register("test_markers_async", "value %d",
+					async_probe, &async_magic);
+
+	async_connected = !ret;
+	return ret;
+}
+
+static const struct kernel_param_ops async_swap_ops = {
+	.set = async_swap_set,
+};
+module_param_cb(async_swap, &async_swap_ops, NULL, 0200);
+MODULE_PARM_DESC(async_swap, "Connect this module's probe to test_markers_async");
+
+static int async_go_set(const char *val, const struct kernel_param *kp)
+{
+	complete(&async_go);
+	return 0;
+}
+
+static const struct kernel_param_ops async_go_ops = {
+	.set = async_go_set,
+};
+module_param_cb(async_go, &async_go_ops, NULL, 0200);
+MODULE_PARM_DESC(async_go, "Let the async init work pass its marker");
+
+static noinline void __init async_pass(int v)
+{
+	MARK(test_markers_async, "value %d", v);
+}
+
+static void __init async_work(void *data, async_cookie_t cookie)
+{
+	if (!wait_for_completion_timeout(&async_go, 60 * HZ)) {
+		pr_err("async init: nobody wrote async_go in 60 s\n");
+		return;
+	}
+	async_pass(7);
+	pr_info("async init: passed test_markers_async\n");
+}
+
 static int __init check(const char *what, bool ok)
 {
 	if (ok)
@@ -224,6 +293,8 @@ static int __init test_markers_init(void)
 	test_markers_event_init(10);
 	if (!ret && init_race)
 		ret = race_start();
+	if (!ret && async_init)
+		async_schedule(async_work, NULL);
 	if (!ret)
 		pr_info("ok\n");
 	return ret;
@@ -234,6 +305,9 @@ module_init(test_markers_init);
 static void __exit test_markers_exit(void)
 {
 	race_wait();
+	if (async_connected)
+		marker_probe_unregister("test_markers_async", async_probe,
+					&async_magic);
 	MARK(test_markers_exit, "value %d", 1);
 }
 module_exit(test_markers_exit);

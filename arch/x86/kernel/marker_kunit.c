@@ -17,6 +17,7 @@
 #include <linux/marker.h>
 #include <linux/memory.h>
 #include <linux/percpu.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -58,6 +59,27 @@ static noinline void pass_batch(void)
 	MARK_BATCH4();
 	MARK_BATCH4();
 	MARK_BATCH4();
+}
+
+/*
+ * 272 sites of one marker: arming changes 544 instructions, one chunk of
+ * 512 and one of 32, as text_poke_bp_batch() would change 272 jump labels
+ * in two batches.
+ */
+#define CHUNK_SITES	272
+#define MARK_CHUNK()	MARK(markers_x86_chunks, "magic %lu", HOLD_MAGIC)
+#define MARK_CHUNK4()	\
+	do { MARK_CHUNK(); MARK_CHUNK(); MARK_CHUNK(); MARK_CHUNK(); } while (0)
+#define MARK_CHUNK16()	\
+	do { MARK_CHUNK4(); MARK_CHUNK4(); MARK_CHUNK4(); MARK_CHUNK4(); } while (0)
+
+static noinline void pass_chunks(void)
+{
+	MARK_CHUNK16(); MARK_CHUNK16(); MARK_CHUNK16(); MARK_CHUNK16();
+	MARK_CHUNK16(); MARK_CHUNK16(); MARK_CHUNK16(); MARK_CHUNK16();
+	MARK_CHUNK16(); MARK_CHUNK16(); MARK_CHUNK16(); MARK_CHUNK16();
+	MARK_CHUNK16(); MARK_CHUNK16(); MARK_CHUNK16(); MARK_CHUNK16();
+	MARK_CHUNK16();
 }
 
 #ifdef CONFIG_MARKERS_KUNIT_STRESS
@@ -1099,6 +1121,556 @@ static void markers_x86_test_lock(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
 }
 
+/*
+ * Held tasks.  A task held at a site waits with interrupts on: it may be
+ * preempted and migrated meanwhile, and its site may be in a later chunk
+ * by the time it runs again.  Wherever it runs then, it returns to the
+ * site with every register as it was and runs what the last chunk left
+ * there, for real: no emulation, no second trap.
+ */
+static struct held_test {
+	struct task_struct *passer;
+	struct task_struct *helper;
+	int patcher;		/* the patching CPU */
+	int first;		/* where the passer meets the site */
+	int second;		/* where it is moved to, or a hog runs */
+	int go;			/* the passer may pass */
+	int passed;
+	u64 seed;
+	u64 result;
+	int probe_cpu;		/* where the probe last ran */
+	atomic_t probe_calls;
+	int act;		/* the helper may act */
+	int acted;		/* the helper has acted */
+	int hog_stop;
+	bool ok_step;		/* the step hook saw what it waited for */
+	bool ok_rearm;
+} hd;
+
+/* Twelve values live across the site, in registers where possible. */
+#define HELD_VALUES(x)							\
+	u64 a = (x) * 3, b = (x) ^ 0x55, c = (x) + 7, d = (x) * 11,	\
+	    e = (x) - 13, f = (x) << 3, g = (x) >> 2, h = ~(x),		\
+	    i = (x) * 17, j = (x) + 0x1234, k = (x) ^ 0xf0f0, l = (x) * 5
+#define HELD_KEEP()							\
+	asm volatile("" : "+r" (a), "+r" (b), "+r" (c), "+r" (d),	\
+		     "+r" (e), "+r" (f), "+r" (g), "+r" (h), "+r" (i),	\
+		     "+r" (j), "+r" (k), "+r" (l))
+#define HELD_MIX()	(a + 2 * b + 3 * c + 5 * d + 7 * e + 11 * f +	\
+			 13 * g + 17 * h + 19 * i + 23 * j + 29 * k + 31 * l)
+
+static noinline u64 pass_held(u64 x)
+{
+	HELD_VALUES(x);
+
+	HELD_KEEP();
+	MARK(markers_x86_held, "magic %lu", HOLD_MAGIC);
+	HELD_KEEP();
+	return HELD_MIX();
+}
+
+static noinline u64 held_expect(u64 x)
+{
+	HELD_VALUES(x);
+
+	HELD_KEEP();
+	return HELD_MIX();
+}
+
+static void probe_held(void *probe_private, void *call_private,
+		       const char *fmt, va_list *args)
+{
+	if (va_arg(*args, unsigned long) != HOLD_MAGIC)
+		atomic_long_inc(&probe_bad);
+	WRITE_ONCE(hd.probe_cpu, raw_smp_processor_id());
+	atomic_inc(&hd.probe_calls);
+}
+
+static int held_passer(void *data)
+{
+	unsigned long end = jiffies + 10 * HZ;
+
+	while (!READ_ONCE(hd.go) && time_before(jiffies, end))
+		cpu_relax();
+	if (READ_ONCE(hd.go))
+		hd.result = pass_held(hd.seed);
+	smp_store_release(&hd.passed, 1);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* Spin up to @ms for @cond(), with preemption off (we are the patcher). */
+static bool held_until(bool (*cond)(void), int ms)
+{
+	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+
+	while (!cond() && ktime_get_ns() < end)
+		cpu_relax();
+	return cond();
+}
+
+static bool held_one(void)
+{
+	return holding() == 1;
+}
+
+static bool held_passed(void)
+{
+	return smp_load_acquire(&hd.passed);
+}
+
+/* Three distinct CPUs: this one (the patcher), and two others. */
+static bool held_cpus(void)
+{
+	hd.patcher = raw_smp_processor_id();
+	hd.first = cpumask_next_wrap(hd.patcher, cpu_online_mask,
+				     hd.patcher, false);
+	hd.second = cpumask_next_wrap(hd.first, cpu_online_mask,
+				      hd.patcher, false);
+	return hd.first < nr_cpu_ids && hd.first != hd.patcher &&
+	       hd.second < nr_cpu_ids && hd.second != hd.patcher &&
+	       hd.second != hd.first;
+}
+
+/*
+ * Set up the held-task tests: the marker connected and its site disarmed
+ * (the probe stays connected, as in the hold test), a passer that may
+ * run on @first, the patcher pinned here.
+ */
+static int held_start(struct kunit *test, const struct marker_site **s)
+{
+	memset(&hd, 0, sizeof(hd));
+	hd.seed = get_random_u32() | (1ULL << 40);
+	*s = site_of("markers_x86_held");
+	KUNIT_ASSERT_NOT_NULL(test, *s);
+	hd.passer = kthread_create(held_passer, NULL, "markers_held");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hd.passer));
+	migrate_disable();
+	if (!held_cpus()) {
+		migrate_enable();
+		kthread_stop(hd.passer);
+		kunit_skip(test, "needs 3 CPUs");
+		return -ENODEV;
+	}
+	set_cpus_allowed_ptr(hd.passer, cpumask_of(hd.first));
+	marker_probe_register("markers_x86_held", "magic %lu", probe_held,
+			      NULL);
+	arch_marker_site_set(*s, false);
+	wake_up_process(hd.passer);
+	return 0;
+}
+
+static void held_stop(struct kunit *test)
+{
+	int i;
+
+	/* The passer returns once the chunk is released (5 s at most). */
+	for (i = 0; i < 500 && !held_passed(); i++)
+		msleep(10);
+	KUNIT_EXPECT_TRUE(test, held_passed());
+	WRITE_ONCE(marker_x86_test_step, NULL);
+	migrate_enable();
+	kthread_stop(hd.passer);
+	if (hd.helper)
+		kthread_stop(hd.helper);
+	marker_probe_unregister("markers_x86_held", probe_held, NULL);
+	KUNIT_EXPECT_EQ(test, hd.result, held_expect(hd.seed));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
+}
+
+/* On @second: move the passer there when told. */
+static int held_mover(void *data)
+{
+	while (!READ_ONCE(hd.act) && !kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	if (READ_ONCE(hd.act) &&
+	    !set_cpus_allowed_ptr(hd.passer, cpumask_of(hd.second)))
+		smp_store_release(&hd.acted, 1);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static bool held_moved(void)
+{
+	return smp_load_acquire(&hd.acted) &&
+	       task_cpu(hd.passer) == hd.second &&
+	       READ_ONCE(hd.passer->on_cpu) && holding() == 1;
+}
+
+/* At step 1: the passer meets the site, is held, and is moved. */
+static void held_move_step(unsigned int step)
+{
+	if (step != 1)
+		return;
+	smp_store_release(&hd.go, 1);
+	if (!held_until(held_one, 2000))
+		return;
+	WRITE_ONCE(hd.act, 1);
+	if (hd.helper)
+		wake_up_process(hd.helper);
+	/* Moved, running on @second, still held. */
+	hd.ok_step = held_until(held_moved, 2000);
+}
+
+/*
+ * A held task is preempted and migrated before its site is released; it
+ * resumes on the other CPU, on the new instruction.
+ */
+static void markers_x86_test_held_migrate(struct kunit *test)
+{
+	struct marker_hold_stats st0, st;
+	const struct marker_site *s;
+
+	if (held_start(test, &s))
+		return;
+	hd.helper = kthread_create_on_cpu(held_mover, NULL, hd.second,
+					  "markers_mover/%u");
+	if (IS_ERR(hd.helper))
+		hd.helper = NULL;
+	else
+		wake_up_process(hd.helper);
+	marker_x86_hold_stats(&st0);
+	WRITE_ONCE(marker_x86_test_step, held_move_step);
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, true));
+	held_stop(test);
+	marker_x86_hold_stats(&st);
+
+	KUNIT_EXPECT_TRUE_MSG(test, hd.ok_step,
+			      "not migrated while held (on CPU %d, held %d)",
+			      task_cpu(hd.passer), holding());
+	KUNIT_EXPECT_EQ(test, atomic_read(&hd.probe_calls), 1);
+	KUNIT_EXPECT_EQ(test, hd.probe_cpu, hd.second);
+	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, 1UL);
+	KUNIT_EXPECT_EQ(test, st.emulated - st0.emulated, 0UL);
+	KUNIT_EXPECT_EQ(test, st.late - st0.late, 0UL);
+	KUNIT_EXPECT_EQ(test, st.retried - st0.retried, 0UL);
+}
+
+/* On @first, FIFO: spin, keeping the held passer off its CPU. */
+static int held_hog(void *data)
+{
+	while (!READ_ONCE(hd.act) && !kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	if (READ_ONCE(hd.act)) {
+		smp_store_release(&hd.acted, 1);
+		while (!READ_ONCE(hd.hog_stop))
+			cpu_relax();
+		smp_store_release(&hd.acted, 2);
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static bool held_hogged(void)
+{
+	return smp_load_acquire(&hd.acted) == 1 &&
+	       !READ_ONCE(hd.passer->on_cpu) && holding() == 1;
+}
+
+static bool held_back(void)
+{
+	return smp_load_acquire(&hd.acted) == 2 &&
+	       READ_ONCE(hd.passer->on_cpu);
+}
+
+/* Chunk 1, step 1: the passer is held, then preempted by the hog. */
+static void held_hog_step(unsigned int step)
+{
+	if (step != 1)
+		return;
+	smp_store_release(&hd.go, 1);
+	if (!held_until(held_one, 2000))
+		return;
+	WRITE_ONCE(hd.act, 1);
+	if (hd.helper)
+		wake_up_process(hd.helper);
+	hd.ok_step = held_until(held_hogged, 2000);
+}
+
+/* Chunk 2, step 1: the hog goes; the passer runs, and is held again. */
+static void held_rearm_step(unsigned int step)
+{
+	if (step != 1)
+		return;
+	WRITE_ONCE(hd.hog_stop, 1);
+	if (held_until(held_back, 2000)) {
+		mdelay(20);
+		hd.ok_rearm = holding() == 1 && !held_passed();
+	}
+}
+
+/*
+ * A held task kept off its CPU until its site is in a later chunk waits
+ * for that chunk too, and runs what it leaves: armed, then disarmed
+ * before the task ran again, the site calls no probe for this pass.
+ */
+static void markers_x86_test_held_rearm(struct kunit *test)
+{
+	struct marker_hold_stats st0, st;
+	const struct marker_site *s;
+	bool early;
+
+	if (held_start(test, &s))
+		return;
+	hd.helper = kthread_create_on_cpu(held_hog, NULL, hd.first,
+					  "markers_hog/%u");
+	if (IS_ERR(hd.helper)) {
+		hd.helper = NULL;
+	} else {
+		sched_set_fifo(hd.helper);
+		wake_up_process(hd.helper);
+	}
+	marker_x86_hold_stats(&st0);
+	WRITE_ONCE(marker_x86_test_step, held_hog_step);
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, true));
+	early = held_passed();
+	WRITE_ONCE(marker_x86_test_step, held_rearm_step);
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, false));
+	/* In case chunk 1 did not get that far. */
+	WRITE_ONCE(hd.hog_stop, 1);
+	held_stop(test);
+	marker_x86_hold_stats(&st);
+
+	KUNIT_EXPECT_TRUE_MSG(test, hd.ok_step,
+			      "not preempted while held (held %d)", holding());
+	KUNIT_EXPECT_FALSE(test, early);
+	KUNIT_EXPECT_TRUE(test, hd.ok_rearm);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hd.probe_calls), 0);
+	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, 1UL);
+	KUNIT_EXPECT_EQ(test, st.emulated - st0.emulated, 0UL);
+	KUNIT_EXPECT_EQ(test, st.late - st0.late, 0UL);
+	KUNIT_EXPECT_EQ(test, st.retried - st0.retried, 0UL);
+}
+
+/* Wake the FIFO passer on this CPU, in the middle of the window. */
+static void held_wake_step(unsigned int step)
+{
+	if (step != 1)
+		return;
+	smp_store_release(&hd.go, 1);
+	wake_up_process(hd.passer);
+	/* A pass now would be held, on this CPU, at FIFO priority. */
+	mdelay(20);
+	hd.ok_step = !held_passed();
+}
+
+static int held_fifo_passer(void *data)
+{
+	while (!READ_ONCE(hd.go) && !kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!READ_ONCE(hd.go))
+			schedule_timeout(HZ);
+		__set_current_state(TASK_RUNNING);
+	}
+	return held_passer(data);
+}
+
+/*
+ * The patching CPU is never preempted while it holds int3s: a FIFO task
+ * woken there in the middle of the window runs after it, and meets no
+ * int3; had it run then, it would have been held, at FIFO priority, on
+ * the only CPU that can release it.
+ */
+static void markers_x86_test_held_patcher_cpu(struct kunit *test)
+{
+	struct marker_hold_stats st0, st;
+	const struct marker_site *s;
+	u64 t0, t;
+	int i;
+
+	memset(&hd, 0, sizeof(hd));
+	hd.seed = get_random_u32();
+	s = site_of("markers_x86_held");
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_x86_held",
+						       "magic %lu",
+						       probe_held, NULL));
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, false));
+	migrate_disable();
+	hd.patcher = raw_smp_processor_id();
+	hd.passer = kthread_create_on_cpu(held_fifo_passer, NULL, hd.patcher,
+					  "markers_fifo/%u");
+	if (IS_ERR(hd.passer)) {
+		migrate_enable();
+		marker_probe_unregister("markers_x86_held", probe_held, NULL);
+		KUNIT_FAIL(test, "no passer");
+		return;
+	}
+	sched_set_fifo(hd.passer);
+	marker_x86_hold_stats(&st0);
+	WRITE_ONCE(marker_x86_test_step, held_wake_step);
+	t0 = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, true));
+	t = ktime_get_ns() - t0;
+	WRITE_ONCE(marker_x86_test_step, NULL);
+	for (i = 0; i < 500 && !held_passed(); i++)
+		msleep(10);
+	marker_x86_hold_stats(&st);
+	migrate_enable();
+	kthread_stop(hd.passer);
+	marker_probe_unregister("markers_x86_held", probe_held, NULL);
+
+	KUNIT_EXPECT_TRUE(test, hd.ok_step);
+	KUNIT_EXPECT_TRUE(test, held_passed());
+	KUNIT_EXPECT_LT_MSG(test, t, 100 * NSEC_PER_MSEC,
+			    "arming took %llu ms", t / NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hd.probe_calls), 1);
+	KUNIT_EXPECT_EQ(test, hd.probe_cpu, hd.patcher);
+	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, 0UL);
+	KUNIT_EXPECT_EQ(test, hd.result, held_expect(hd.seed));
+}
+
+/*
+ * The chain a hold used to stall: CPU B takes spinlock L with interrupts
+ * on and sends CPU A a synchronous IPI; CPU C takes L with interrupts
+ * off; a task on CPU A passes a site in a preemptible loop; this CPU
+ * connects and disconnects a probe.  A held task has interrupts on: it
+ * answers B's IPI, B lets L go, C gets it, and C answers the patcher's
+ * sync.  Before, A was held with interrupts off, and every toggle waited
+ * for the sync's patience to run out (about 500 ms).
+ */
+#define CHAIN_TOGGLES	40
+#define CHAIN_WORST_MS	100
+
+static DEFINE_SPINLOCK(chain_lock);
+
+static struct chain_test {
+	int stop;
+	int a;
+	atomic_long_t passes;
+	atomic_long_t ipis;
+	atomic_long_t takes;
+} ct;
+
+static noinline void pass_chain(void)
+{
+	MARK(markers_x86_chain, "magic %lu", HOLD_MAGIC);
+}
+
+static void chain_ipi(void *info)
+{
+	atomic_long_inc(&ct.ipis);
+}
+
+static int chain_park(void)
+{
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static int chain_passer(void *data)
+{
+	long n = 0;
+
+	while (!READ_ONCE(ct.stop)) {
+		pass_chain();
+		if (!(++n & 255))
+			cond_resched();
+	}
+	atomic_long_add(n, &ct.passes);
+	return chain_park();
+}
+
+static int chain_sender(void *data)
+{
+	long n = 0;
+
+	while (!READ_ONCE(ct.stop)) {
+		spin_lock(&chain_lock);
+		smp_call_function_single(ct.a, chain_ipi, NULL, 1);
+		spin_unlock(&chain_lock);
+		if (!(++n & 15))
+			cond_resched();
+	}
+	return chain_park();
+}
+
+static int chain_irqoff(void *data)
+{
+	long n = 0;
+
+	while (!READ_ONCE(ct.stop)) {
+		spin_lock_irq(&chain_lock);
+		atomic_long_inc(&ct.takes);
+		spin_unlock_irq(&chain_lock);
+		if (!(++n & 15))
+			cond_resched();
+	}
+	return chain_park();
+}
+
+static void markers_x86_test_chain(struct kunit *test)
+{
+	static int (* const fn[])(void *) = {
+		chain_passer, chain_sender, chain_irqoff,
+	};
+	struct task_struct *t[ARRAY_SIZE(fn)] = {};
+	struct marker_hold_stats st0, st;
+	u64 t0, dt, worst = 0, total = 0;
+	int cpu, i, n = 0;
+
+	if (num_online_cpus() < 4)
+		kunit_skip(test, "needs 4 CPUs");
+	memset(&ct, 0, sizeof(ct));
+	migrate_disable();
+	cpu = raw_smp_processor_id();
+	for (i = 0; i < ARRAY_SIZE(fn); i++) {
+		cpu = cpumask_next_wrap(cpu, cpu_online_mask,
+					raw_smp_processor_id(), false);
+		if (!i)
+			ct.a = cpu;
+		t[i] = kthread_create_on_cpu(fn[i], NULL, cpu, "markers_chain/%u");
+		if (IS_ERR(t[i])) {
+			t[i] = NULL;
+			continue;
+		}
+		wake_up_process(t[i]);
+		n++;
+	}
+
+	marker_x86_hold_stats_reset_max();
+	marker_x86_hold_stats(&st0);
+	for (i = 0; i < 2 * CHAIN_TOGGLES && n == ARRAY_SIZE(fn); i++) {
+		t0 = ktime_get_ns();
+		if (i & 1)
+			marker_probe_unregister("markers_x86_chain",
+						probe_count, NULL);
+		else
+			KUNIT_EXPECT_EQ(test, 0,
+					marker_probe_register("markers_x86_chain",
+							      "magic %lu",
+							      probe_count,
+							      NULL));
+		dt = ktime_get_ns() - t0;
+		worst = max(worst, dt);
+		total += dt;
+	}
+	marker_x86_hold_stats(&st);
+	WRITE_ONCE(ct.stop, 1);
+	migrate_enable();
+	for (i = 0; i < ARRAY_SIZE(fn); i++)
+		if (t[i])
+			kthread_stop(t[i]);
+
+	kunit_info(test, "%d connects and disconnects in %llu ms, the worst %llu ms; %ld passes, %ld IPIs, %ld irq-off lock takes; %lu holds, %lu emulated, %lu syncs; longest hold %llu us, longest sync %llu us\n",
+		   i, total / NSEC_PER_MSEC, worst / NSEC_PER_MSEC,
+		   atomic_long_read(&ct.passes), atomic_long_read(&ct.ipis),
+		   atomic_long_read(&ct.takes), st.holds - st0.holds,
+		   st.emulated - st0.emulated, st.syncs - st0.syncs,
+		   st.max_hold_ns / 1000, st.max_sync_ns / 1000);
+	KUNIT_EXPECT_EQ(test, n, (int)ARRAY_SIZE(fn));
+	KUNIT_EXPECT_EQ(test, i, 2 * CHAIN_TOGGLES);
+	KUNIT_EXPECT_LT_MSG(test, worst, CHAIN_WORST_MS * NSEC_PER_MSEC,
+			    "the worst toggle took %llu ms", worst / NSEC_PER_MSEC);
+	KUNIT_EXPECT_GT(test, st.holds - st0.holds, 0UL);
+	KUNIT_EXPECT_GT(test, atomic_long_read(&ct.ipis), 0L);
+	KUNIT_EXPECT_EQ(test, st.holding, 0);
+}
+
 static struct kunit_case markers_x86_hazard_cases[] = {
 	KUNIT_CASE(markers_x86_test_lost_ack),
 	KUNIT_CASE(markers_x86_test_write_then_sync),
@@ -1113,6 +1685,10 @@ static struct kunit_case markers_x86_hazard_cases[] = {
 	KUNIT_CASE(markers_x86_test_kprobe_foreign),
 #endif
 	KUNIT_CASE_PARAM(markers_x86_test_lock, lock_gen_params),
+	KUNIT_CASE(markers_x86_test_held_migrate),
+	KUNIT_CASE(markers_x86_test_held_rearm),
+	KUNIT_CASE(markers_x86_test_held_patcher_cpu),
+	KUNIT_CASE(markers_x86_test_chain),
 	{}
 };
 
@@ -1150,6 +1726,88 @@ static void markers_x86_test_batch(struct kunit *test)
 	marker_x86_hold_stats(&st);
 	KUNIT_EXPECT_EQ(test, st.syncs - st0.syncs, 6UL);
 	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, false));
+}
+
+static atomic_t chunks_stop;
+static atomic_long_t chunks_passes;
+
+static int chunks_passer(void *data)
+{
+	long n = 0;
+
+	while (!atomic_read(&chunks_stop)) {
+		pass_chunks();
+		if (!(++n & 3))
+			cond_resched();
+	}
+	atomic_long_add(n, &chunks_passes);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/*
+ * Arming a marker with 272 sites, while another CPU passes them all,
+ * takes two chunks, six syncs; every site then calls the probe, and
+ * every pass meanwhile ran a whole instruction.
+ */
+static void markers_x86_test_chunks(struct kunit *test)
+{
+	const struct marker_site **v;
+	struct marker_hold_stats st0, st;
+	struct task_struct *t = NULL;
+	unsigned long syncs[2];
+	long hits;
+	int cpu, n;
+
+	v = kunit_kcalloc(test, CHUNK_SITES + 1, sizeof(*v), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	n = sites_get("markers_x86_chunks", v, CHUNK_SITES + 1);
+	KUNIT_ASSERT_EQ(test, n, CHUNK_SITES);
+	atomic_set(&chunks_stop, 0);
+	atomic_long_set(&chunks_passes, 0);
+	atomic_long_set(&probe_hits, 0);
+	atomic_long_set(&probe_bad, 0);
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu < nr_cpu_ids) {
+		t = kthread_create_on_cpu(chunks_passer, NULL, cpu,
+					  "markers_chunks/%u");
+		if (IS_ERR(t))
+			t = NULL;
+		else
+			wake_up_process(t);
+	}
+
+	marker_x86_hold_stats(&st0);
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_register("markers_x86_chunks",
+						       "magic %lu",
+						       probe_count, NULL));
+	marker_x86_hold_stats(&st);
+	syncs[0] = st.syncs - st0.syncs;
+	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, true));
+	marker_x86_hold_stats(&st0);
+	marker_probe_unregister("markers_x86_chunks", probe_count, NULL);
+	marker_x86_hold_stats(&st);
+	syncs[1] = st.syncs - st0.syncs;
+	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, false));
+	atomic_set(&chunks_stop, 1);
+	if (t)
+		kthread_stop(t);
+
+	kunit_info(test, "%d sites: armed in %lu syncs, disarmed in %lu; %ld passes of all of them meanwhile\n",
+		   n, syncs[0], syncs[1], atomic_long_read(&chunks_passes));
+	KUNIT_EXPECT_EQ(test, syncs[0], 6UL);
+	KUNIT_EXPECT_EQ(test, syncs[1], 6UL);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
+
+	hits = atomic_long_read(&probe_hits);
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_register("markers_x86_chunks",
+						       "magic %lu",
+						       probe_count, NULL));
+	pass_chunks();
+	marker_probe_unregister("markers_x86_chunks", probe_count, NULL);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_hits) - hits,
+			(long)CHUNK_SITES);
 }
 
 #ifdef CONFIG_MARKERS_KUNIT_STRESS
@@ -1324,6 +1982,7 @@ static void markers_x86_test_stress(struct kunit *test)
 
 static struct kunit_case markers_x86_cases[] = {
 	KUNIT_CASE(markers_x86_test_batch),
+	KUNIT_CASE(markers_x86_test_chunks),
 #ifdef CONFIG_MARKERS_KUNIT_STRESS
 	KUNIT_CASE(markers_x86_test_stress),
 #endif

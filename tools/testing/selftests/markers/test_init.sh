@@ -45,6 +45,37 @@ if modinfo test_markers | grep -q init_race && [ -r $V ]; then
 	check "  nothing else logged" no_log
 fi
 
+# A module's async init work may pass a site in its init text after the
+# module went live, when that text is no longer written: its call must
+# not be left at a probe that is replaced and unloaded meanwhile.
+M=/sys/module/test_markers
+if modinfo test_markers | grep -q async_init; then
+	check "probe A connects to test_markers_async" \
+		modprobe test_markers_probe name=test_markers_async
+	modprobe test_markers async_init=1 &
+	loader=$!
+	# Live, and its init text no longer written: its site left the
+	# listing (60 s at most).
+	i=0
+	while { [ "$(cat $M/initstate 2>/dev/null)" != live ] ||
+		grep -q ' test_markers_async test_markers$' $D/sites; } &&
+	      [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	check "  test_markers live, its init text frozen" \
+		eq "$(cat $M/initstate 2>/dev/null)" live
+	check "  probe B connects" sh -c "echo 1 > $M/parameters/async_swap"
+	check "  probe A goes, its module unloaded" modprobe -r test_markers_probe
+	check "  the async work passes the init site" \
+		sh -c "echo 1 > $M/parameters/async_go"
+	wait $loader
+	check "  test_markers loaded" eq $? 0
+	check "  B was called, with its own data" eq "$(cat $M/parameters/async_hits)" 1
+	check "  test_markers unloads" modprobe -r test_markers
+	check "  nothing logged" no_log
+fi
+
 # A site in a module's __exit code is armed like any other.
 check "probe connects to a marker in a module's __exit code" \
 	modprobe test_markers_probe name=test_markers_exit
