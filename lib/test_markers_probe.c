@@ -24,10 +24,17 @@ static int sum;
 module_param(sum, int, 0444);
 MODULE_PARM_DESC(sum, "Sum of the values the probe was called with");
 
+/* Set once the probe is disconnected: no call may start after that. */
+static bool unregistered;
+
 static void test_probe(void *probe_private, void *call_private,
 		       const char *fmt, va_list *args)
 {
 	int v = va_arg(*args, int);
+
+	WARN_ONCE(READ_ONCE(unregistered),
+		  "test_markers_probe: %s called after its unregistration\n",
+		  name);
 
 	/* Calls may come from several CPUs at once. */
 	atomic_inc((atomic_t *)&hits);
@@ -43,6 +50,8 @@ module_init(test_markers_probe_init);
 static void __exit test_markers_probe_exit(void)
 {
 	marker_probe_unregister(name, test_probe, NULL);
+	WRITE_ONCE(unregistered, true);
+	pr_info("%s: disconnected\n", name);
 }
 module_exit(test_markers_probe_exit);
 

@@ -46,9 +46,23 @@ if modinfo test_markers | grep -q init_race && [ -r $V ]; then
 fi
 
 # A module's async init work may pass a site in its init text after the
-# module went live, when that text is no longer written: its call must
-# not be left at a probe that is replaced and unloaded meanwhile.
+# module went live, when that text is no longer written.  Its call must
+# not be left at a probe that is replaced and disconnected meanwhile: it
+# would call that probe after its unregistration returned, with its
+# successor's data.  (delete_module() runs the probe module's exit, then
+# waits for all async work before it frees the module.)
 M=/sys/module/test_markers
+K=/sys/kernel/debug/markers/markers
+# probes N: test_markers_async has N probes (30 s at most).
+probes() {
+	i=0
+	while ! grep -q "^test_markers_async test_markers .* probes=$1 " $K &&
+	      [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -q "^test_markers_async test_markers .* probes=$1 " $K
+}
 if modinfo test_markers | grep -q async_init; then
 	check "probe A connects to test_markers_async" \
 		modprobe test_markers_probe name=test_markers_async
@@ -66,11 +80,25 @@ if modinfo test_markers | grep -q async_init; then
 	check "  test_markers live, its init text frozen" \
 		eq "$(cat $M/initstate 2>/dev/null)" live
 	check "  probe B connects" sh -c "echo 1 > $M/parameters/async_swap"
-	check "  probe A goes, its module unloaded" modprobe -r test_markers_probe
+	check "  A and B connected" probes 2
+	modprobe -r test_markers_probe &
+	unloader=$!
+	check "  A disconnected, its module going" probes 1
+	# Its unregistration has returned (30 s at most).
+	i=0
+	while ! dmesg | grep -q 'test_markers_probe: test_markers_async: disconnected' &&
+	      [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	check "  its unregistration returned" \
+		eq "$(dmesg | grep -c 'test_markers_probe: test_markers_async: disconnected')" 1
 	check "  the async work passes the init site" \
 		sh -c "echo 1 > $M/parameters/async_go"
 	wait $loader
 	check "  test_markers loaded" eq $? 0
+	wait $unloader
+	check "  test_markers_probe unloaded" eq $? 0
 	check "  B was called, with its own data" eq "$(cat $M/parameters/async_hits)" 1
 	check "  test_markers unloads" modprobe -r test_markers
 	check "  nothing logged" no_log
