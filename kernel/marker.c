@@ -513,12 +513,12 @@ NOKPROBE_SYMBOL(marker_site_target_at);
 /*
  * Sites to arm or disarm and calls to point elsewhere, gathered by
  * marker_patch_range() and handed to the arch in one call, which changes
- * them with a fixed number of syncs per chunk.  @err keeps the first error
- * of the arch since the last marker_batch_done().  Protected by
- * markers_mutex.
+ * them with a fixed number of syncs per chunk of MARKER_CHANGE_MAX: a
+ * batch fills one chunk.  @err keeps the first error of the arch since
+ * the last marker_batch_done().  Protected by markers_mutex.
  */
 static struct marker_batch {
-	struct marker_change v[64];
+	struct marker_change v[MARKER_CHANGE_MAX];
 	unsigned int nr;
 	int err;
 } marker_batch;

@@ -663,7 +663,8 @@ static int bench_kprobe(bool on)
 
 /*
  * Counts do_sync_core(), which text_poke_sync() runs on every CPU: the
- * sync rounds of static keys and kprobes, times the number of CPUs.
+ * sync rounds of markers, static keys and kprobes, times the number of
+ * CPUs.
  */
 static atomic_long_t bench_syncs;
 
@@ -698,11 +699,7 @@ static int bench_passer(void *data)
 
 static unsigned long bench_sync_count(void)
 {
-	struct marker_hold_stats st;
-
-	marker_x86_hold_stats(&st);
-	return st.syncs +
-	       atomic_long_read(&bench_syncs) / num_online_cpus();
+	return atomic_long_read(&bench_syncs) / num_online_cpus();
 }
 
 /* Time @op, a sync count and the longest hold; print one row. */

@@ -1,34 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * x86 marker sites: a 5-byte NOP, armed into a jmp rel32 to the site's
- * out-of-line call, and disarmed back into the NOP.
+ * out-of-line block, and disarmed back into the NOP; and the call in that
+ * block, pointed at the marker's only probe or at marker_iterate().
  *
- * Sites change in chunks of up to MARKER_CHUNK, in three steps, every CPU
- * being synced after each:
+ * Instructions change in chunks of up to MARKER_CHANGE_MAX, in three
+ * steps, every CPU being synced after each (text_poke_sync()):
  *
- *	1. int3 on byte 0 of every site of the chunk;
+ *	1. int3 on byte 0 of every instruction of the chunk;
  *	2. the new bytes 1-4;
  *	3. the new byte 0.
  *
- * A CPU that meets a site of the chunk in between traps into
- * marker_int3_handler().  If it trapped in a preemptible context, it is
- * held until step 3 is written, then returns to the site: the return
- * (IRET) serializes, and the CPU runs the new instruction.  Anywhere else
- * (interrupts or preemption off, any interrupt or NMI, the patching CPU)
- * the new instruction is emulated, as text_poke_bp() does.  Held CPUs have
- * interrupts off and cannot answer an IPI, so the sync is our own
- * (marker_sync()): a generation number that CPUs acknowledge from an IPI,
- * or from inside the hold loop while held.  The patching CPU keeps
- * interrupts off from the first int3 to the release, and preemption off
- * to the end of the chunk.
+ * A CPU that meets an instruction of the chunk in between traps into
+ * marker_int3_handler().  A task that trapped in a preemptible context
+ * is sent to marker_hold_thunk, as if the site had called it, with an
+ * interrupt frame that returns to the site: it waits there, interrupts
+ * on and preemptible, until byte 0 is final, and its IRET back to the
+ * site serializes, so it runs the new instruction.  Anywhere else the
+ * new instruction is emulated, as text_poke_bp() does.  The patching CPU
+ * keeps preemption off from the first int3 to the last sync, so that a
+ * held task never keeps it from running.
  *
  * See Documentation/markers.txt, section 5, for why no CPU runs a torn
- * instruction and why every wait ends.
+ * instruction and why no CPU waits with interrupts off for a held task.
  */
 
 #define pr_fmt(fmt) "markers: " fmt
 
 #include <linux/atomic.h>
+#include <linux/bsearch.h>
 #include <linux/cpu.h>
 #include <linux/kdebug.h>
 #include <linux/kprobes.h>
@@ -38,17 +38,12 @@
 #include <linux/notifier.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
-#include <linux/smp.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sort.h>
 #include <linux/string.h>
-#include <linux/sync_core.h>
+#include <asm/sections.h>
 #include <asm/text-patching.h>
-#include <asm/tsc.h>
-
-/*
- * Instructions per window: bounds how long a CPU can be held.  Arming a
- * marker with one probe changes each site and the call in its block.
- */
-#define MARKER_CHUNK		32
 
 /**
  * struct marker_poke - one instruction being changed: a site, or a call
@@ -57,106 +52,60 @@
  *	  when armed, the next instruction when disarmed; for a call, the
  *	  function called
  * @call: whether it is a call (a site is a jmp or a NOP)
- * @old: its bytes before
+ * @old: its byte 0 before
  * @new: its bytes after
  */
 struct marker_poke {
 	unsigned long addr;
 	unsigned long next;
 	bool call;
-	u8 old[MARKER_SITE_SIZE];
+	u8 old;
 	u8 new[MARKER_SITE_SIZE];
 };
 
 /**
  * struct marker_poke_desc - the chunk being changed
- * @vec: its sites
+ * @vec: its instructions, sorted by address while @refs is not 0
  * @nr: how many
- * @owner: the patching CPU
- * @released: set once every new byte 0 is written; held CPUs then resume
- * @unhold: set when a sync stalls while CPUs are held: they emulate
- * @timeout: TSC cycles a CPU may be held before it emulates instead
- * @patience: TSC cycles the patcher waits for a sync before setting @unhold
- * @resend: TSC cycles the patcher waits for an acknowledgment before it
- *	    sends the IPI again
- * @seq: counts chunks, for marker_count_late()
- * @refs: 1 for the patcher, plus 1 per CPU inside marker_int3_handler()
+ * @released: set once every new byte 0 is written: held tasks return
+ * @seq: counts chunks, for marker_late()
+ * @refs: 1 for the patcher, plus 1 per CPU looking at @vec
  *
  * text_mutex serializes patchers.  While @refs is 0 the patcher fills in
  * the other fields; it sets @refs to 1 before the first int3 is written,
  * and after the last sync drops its reference and waits for @refs to reach
- * 0 before it changes anything again.  The handler reads the fields only
- * while it holds a reference, as for text_poke_bp()'s bp_desc.
+ * 0 before it changes anything again.  Readers (the int3 handler, and
+ * held tasks asking whether their site is still being changed) read the
+ * fields only while they hold a reference, which they never hold for
+ * long: the handler has interrupts off, held tasks preemption off.  This
+ * is text_poke_bp()'s bp_desc discipline.
  */
 static struct marker_poke_desc {
-	struct marker_poke vec[MARKER_CHUNK];
+	struct marker_poke vec[MARKER_CHANGE_MAX];
 	unsigned int nr;
-	int owner;
 	int released;
-	int unhold;
-	u64 timeout;
-	u64 patience;
-	u64 resend;
 	unsigned long seq;
 	atomic_t refs;
 } marker_desc;
 
-/*
- * The sync: marker_sync_gen is bumped by the patcher (under text_mutex);
- * every other CPU serializes, then stores the generation it saw in its
- * marker_sync_seen.  A CPU does so from marker_sync_ipi(), or from the
- * hold loop if it is held.
- *
- * No acknowledgment is lost.  Each CPU has one csd; the patcher does not
- * queue it while it is still queued (smp_call_function_single_async()
- * returns -EBUSY), and relies on the queued IPI to read the new
- * generation.  The IPI's csd is unlocked (a release store) before
- * marker_sync_ipi() runs, so two store-then-load sequences meet:
- *
- *	patcher				IPI target
- *	marker_sync_gen = gen		csd unlocked
- *	smp_mb()			smp_mb()	(marker_sync_ipi())
- *	csd still locked?		read marker_sync_gen
- *
- * With a full barrier on both sides at least one load sees the other's
- * store: either the patcher finds the csd free and queues the IPI again,
- * or the IPI reads the new generation.  Should an acknowledgment go
- * missing anyway, marker_sync_wait() queues the IPI again after
- * MARKER_SYNC_RESEND_US: every wait for an acknowledgment ends once the
- * CPU takes an interrupt, or acknowledges from the hold loop.
- */
-static unsigned int marker_sync_gen;
-static DEFINE_PER_CPU(unsigned int, marker_sync_seen);
-
-static void marker_sync_ipi(void *info);
-static DEFINE_PER_CPU(call_single_data_t, marker_sync_csd) =
-	CSD_INIT(marker_sync_ipi, NULL);
-
-/* What the handler did, for marker_x86_hold_stats(). */
+/* What the handler and held tasks did, for marker_x86_hold_stats(). */
 static atomic_long_t marker_holds;
 static atomic_long_t marker_emulated;
-static atomic_long_t marker_timeouts;
-static atomic_long_t marker_unheld;
 static atomic_long_t marker_syncs;
 static atomic_long_t marker_retried;
 static atomic_long_t marker_late_hits;
 static atomic_long_t marker_stale;
-static atomic_long_t marker_resends;
+static atomic_t marker_holding;
+static atomic64_t marker_max_hold;
 static u64 marker_max_window;		/* text_mutex */
 static u64 marker_max_sync;		/* text_mutex */
 static DEFINE_PER_CPU(unsigned long, marker_late_seq);
-static unsigned long marker_timeouts_told;	/* text_mutex */
-static atomic_t marker_holding;
-static DEFINE_PER_CPU(u64, marker_max_hold);
-
-/* Longest hold before a held CPU emulates the new instruction. */
-unsigned int marker_hold_timeout_ms __read_mostly = 1000;
 
 #ifdef CONFIG_MARKERS_KUNIT_TEST
 /*
- * Called with step 0 after each write to the sites of a chunk, and with
- * step n after the sync that ends step n: lets KUnit stop the patcher and
- * check the order of writes and syncs.  Preemption is off.
+ * Called with step 0 after each write to the instructions of a chunk, and
+ * with step n after the sync that ends step n: lets KUnit stop the
+ * patcher and check the order of writes and syncs.  Preemption is off.
  */
 void (*marker_x86_test_step)(unsigned int step);
 
@@ -167,134 +116,45 @@ static void marker_test_step(unsigned int step)
 	if (fn)
 		fn(step);
 }
-
-/*
- * Asked by the sync IPI before it acknowledges: true drops the ack, as if
- * the handler had read the previous generation.
- */
-bool (*marker_x86_test_drop_ack)(void);
-
-static bool marker_test_drop_ack(void)
-{
-	typeof(marker_x86_test_drop_ack) fn = READ_ONCE(marker_x86_test_drop_ack);
-
-	return fn && fn();
-}
 #else
 static inline void marker_test_step(unsigned int step)
 {
 }
-
-static inline bool marker_test_drop_ack(void)
-{
-	return false;
-}
 #endif
 
-static __always_inline void marker_sync_ack(void)
-{
-	unsigned int gen = READ_ONCE(marker_sync_gen);
-
-	if (raw_cpu_read(marker_sync_seen) == gen)
-		return;
-	sync_core();
-	/* Pairs with the acquire in marker_sync_wait(). */
-	smp_store_release(raw_cpu_ptr(&marker_sync_seen), gen);
-}
-
-static void marker_sync_ipi(void *info)
-{
-	if (marker_test_drop_ack())
-		return;
-	/* The csd's unlock before the load of the generation: see above. */
-	smp_mb();
-	marker_sync_ack();
-}
-
-NOKPROBE_SYMBOL(marker_sync_ipi);
-
-/* A CPU that has not acknowledged after this long gets the IPI again. */
-#define MARKER_SYNC_RESEND_US	1000
-
 /*
- * A last resort, never reached by the rules in marker_may_hold(): a sync
- * that waits this long while CPUs are held lets them go (they emulate).
- * Only a CPU that keeps interrupts off this long for reasons of its own,
- * or a vCPU that its host does not run, delays a sync that much: under
- * QEMU's TCG, 4 vCPUs on 2 host cores, syncs took up to 99 ms.
+ * Make every online CPU serialize after what this CPU wrote so far, with
+ * interrupts on: an IPI to each, waited for.
  */
-#define MARKER_SYNC_PATIENCE_MS	500
-
-static void marker_sync_wait(struct marker_poke_desc *d, int cpu,
-			     unsigned int gen)
+static void marker_sync(void)
 {
-	u64 start = rdtsc(), sent = start, now;
+	u64 start = local_clock();
 
-	/* Pairs with the release in marker_sync_ack(). */
-	while (smp_load_acquire(per_cpu_ptr(&marker_sync_seen, cpu)) != gen) {
-		now = rdtsc();
-		if (now - sent > d->resend) {
-			sent = now;
-			/* 0: the last IPI ran, and no acknowledgment came. */
-			if (smp_load_acquire(per_cpu_ptr(&marker_sync_seen,
-							 cpu)) != gen &&
-			    !smp_call_function_single_async(cpu,
-					per_cpu_ptr(&marker_sync_csd, cpu)))
-				atomic_long_inc(&marker_resends);
-		}
-		if (!d->unhold && atomic_read(&marker_holding) &&
-		    now - start > d->patience)
-			WRITE_ONCE(d->unhold, 1);
-		cpu_relax();
-	}
-}
-
-/*
- * Make every online CPU serialize after what this CPU wrote so far.
- * Context: preemption off, CPU hotplug locked out.
- */
-static void marker_sync(struct marker_poke_desc *d)
-{
-	unsigned int gen = marker_sync_gen + 1;
-	int cpu, self = smp_processor_id();
-	u64 start = rdtsc();
-
-	/* Text writes before the generation, generation before the IPIs. */
-	smp_mb();
-	WRITE_ONCE(marker_sync_gen, gen);
-	/* The generation before the test of each csd: see above. */
-	smp_mb();
-
-	for_each_online_cpu(cpu) {
-		if (cpu == self ||
-		    READ_ONCE(per_cpu(marker_sync_seen, cpu)) == gen)
-			continue;
-		/* -EBUSY: a queued IPI has yet to run; it will see @gen. */
-		smp_call_function_single_async(cpu,
-					       per_cpu_ptr(&marker_sync_csd, cpu));
-	}
-	sync_core();
-	this_cpu_write(marker_sync_seen, gen);
-
-	for_each_online_cpu(cpu)
-		marker_sync_wait(d, cpu, gen);
+	text_poke_sync();
 	atomic_long_inc(&marker_syncs);
-	marker_max_sync = max(marker_max_sync, rdtsc() - start);
+	marker_max_sync = max(marker_max_sync, local_clock() - start);
+}
+
+static __always_inline int marker_poke_cmp(const void *key, const void *elt)
+{
+	const struct marker_poke *p = elt;
+
+	if ((unsigned long)key < p->addr)
+		return -1;
+	if ((unsigned long)key > p->addr)
+		return 1;
+	return 0;
 }
 
 static __always_inline struct marker_poke *
 marker_poke_find(struct marker_poke_desc *d, unsigned long addr)
 {
-	unsigned int i;
-
-	for (i = 0; i < d->nr; i++)
-		if (d->vec[i].addr == addr)
-			return &d->vec[i];
-	return NULL;
+	return __inline_bsearch((void *)addr, d->vec, d->nr,
+				sizeof(struct marker_poke), marker_poke_cmp);
 }
 
-static __always_inline void marker_emulate(struct pt_regs *regs,
-					   const struct marker_poke *p)
+static __always_inline void marker_emulate(const struct marker_poke *p,
+					   struct pt_regs *regs)
 {
 	if (p->call)
 		int3_emulate_call(regs, p->next);
@@ -303,112 +163,82 @@ static __always_inline void marker_emulate(struct pt_regs *regs,
 	arch_atomic_long_inc(&marker_emulated);
 }
 
-static __always_inline void marker_hold_done(u64 start)
-{
-	u64 held = rdtsc() - start;
-
-	if (held > raw_cpu_read(marker_max_hold))
-		raw_cpu_write(marker_max_hold, held);
-}
-
 /*
- * A hit after release: this CPU fetched the int3 before it saw the new
- * byte 0, and waiting would gain nothing.  It emulates, then returns
- * through IRET, having seen "released" (written after byte 0): by the
- * cross-modifying-code rules it cannot fetch the int3 again in this chunk.
- * If it does, what it ran was a stale copy of the instruction; count
- * those, as only an emulator makes them.
+ * A hit after release that may not wait: this CPU fetched the int3
+ * before it saw the new byte 0.  Count it, and count it stale if this
+ * CPU already returned from one in the same chunk: only an emulator
+ * running a stale copy of the int3 does that.
  */
-static __always_inline void marker_late(struct marker_poke_desc *d,
-					const struct marker_poke *p,
-					struct pt_regs *regs)
+static __always_inline void marker_late(struct marker_poke_desc *d)
 {
 	arch_atomic_long_inc(&marker_late_hits);
 	if (raw_cpu_read(marker_late_seq) == d->seq)
 		arch_atomic_long_inc(&marker_stale);
 	else
 		raw_cpu_write(marker_late_seq, d->seq);
-	marker_sync_ack();
-	marker_emulate(regs, p);
 }
 
 /*
- * Wait for byte 0 to be final, acknowledging syncs meanwhile, then return
- * to the site.  Give up after d->timeout cycles and emulate.
+ * Send the trapped task to marker_hold_thunk, which waits until the site
+ * is no longer being changed and returns to it with IRET.  Its interrupt
+ * frame goes in the gap that exc_int3() leaves below the trapped stack
+ * for int3_emulate_call() (6 words; this takes 5).  RF in the frame keeps
+ * an execute breakpoint on the site, which fired before the int3, from
+ * firing again for this pass.
  */
-static __always_inline void marker_hold(struct marker_poke_desc *d,
-					const struct marker_poke *p,
-					struct pt_regs *regs)
+static __always_inline void marker_hold(struct pt_regs *regs)
 {
-	u64 start = rdtsc();
+	unsigned long sp = regs->sp;
 
-	arch_atomic_inc(&marker_holding);
-	/* Pairs with the release in marker_poke_chunk(). */
-	while (!smp_load_acquire(&d->released)) {
-		marker_sync_ack();
-		if (READ_ONCE(d->unhold)) {
-			arch_atomic_long_inc(&marker_unheld);
-			marker_emulate(regs, p);
-			goto out;
-		}
-		if (rdtsc() - start > d->timeout) {
-			arch_atomic_long_inc(&marker_timeouts);
-			marker_emulate(regs, p);
-			goto out;
-		}
-		cpu_relax();
-	}
-	/*
-	 * Run the new instruction; the IRET back to it serializes.  RF keeps
-	 * an execute breakpoint on the site, which fired before the int3,
-	 * from firing again for this pass.
-	 */
-	regs->ip -= INT3_INSN_SIZE;
-	regs->flags |= X86_EFLAGS_RF;
+	int3_emulate_push(regs, regs->ss);
+	int3_emulate_push(regs, sp);
+	int3_emulate_push(regs, regs->flags | X86_EFLAGS_RF);
+	int3_emulate_push(regs, regs->cs);
+	int3_emulate_push(regs, regs->ip - INT3_INSN_SIZE);
+	int3_emulate_jmp(regs, (unsigned long)marker_hold_thunk);
 	arch_atomic_long_inc(&marker_holds);
-out:
-	marker_hold_done(start);
-	arch_atomic_dec(&marker_holding);
 }
 
 /*
- * Whether a CPU that trapped on a site of the chunk at @regs may wait for
- * the chunk's release.  Only where the trapped context is preemptible:
- * interrupts on, no lock held, no preempt-, softirq-, hardirq- or
- * NMI-disabled section.  The patcher needs nothing else to release it:
+ * Whether a task that trapped on an instruction of the chunk at @regs may
+ * wait for it in marker_hold_thunk, rather than emulate the new
+ * instruction.  It waits with interrupts on and may be preempted: so only
+ * where the trapped context could have been preempted anyway, and where
+ * the thunk, which is instrumented C, may run:
  *
- *  - its own steps run with interrupts off, so none of its interrupt
- *    handlers can wait for what a held CPU owns;
- *  - its syncs need every other CPU to acknowledge, from an IPI or from
- *    the hold loop.  A CPU with interrupts off can only be waiting for
- *    something owned by a non-preemptible context (spinlocks, raw or
- *    bit spinlocks, seqcount writers, an IPI's completion): the kernel
- *    never spins with interrupts off for a context that can be
- *    preempted, as that context could be preempted for as long as the
- *    scheduler likes.  A held CPU is, to the other CPUs, such a
- *    preempted context.  Every such wait therefore ends without the
- *    held CPU, and its CPU then takes the IPI.
+ *  - interrupts on in the trapped context: code that turned them off
+ *    must not be preempted, nor run with them on;
+ *  - preempt_count() 0: no spinlock or other preempt-off section, no
+ *    softirq, hardirq or NMI context (CONFIG_PREEMPT_COUNT; without it a
+ *    spinlock leaves no trace, and nobody waits);
+ *  - user access off (AC clear): the thunk's C code must not run with
+ *    SMAP lifted;
+ *  - RCU watching: tracing and kprobes in the thunk's C code need it;
+ *  - not noinstr text: its callers rely on it calling nothing that is
+ *    instrumented.
  *
- * So a hold lasts one chunk's window, and the window depends only on how
- * long other CPUs keep interrupts off.  Without CONFIG_PREEMPT_COUNT a
- * spinlock leaves no trace in preempt_count(): every CPU emulates.
+ * Whoever holds nothing that only non-preemptible code releases cannot
+ * make anyone spin with interrupts off while it waits.
  */
-static __always_inline bool marker_may_hold(const struct marker_poke_desc *d,
-					    const struct pt_regs *regs)
+static __always_inline bool marker_may_hold(const struct pt_regs *regs)
 {
 	return IS_ENABLED(CONFIG_PREEMPT_COUNT) &&
-	       (regs->flags & X86_EFLAGS_IF) && !preempt_count() &&
-	       READ_ONCE(d->owner) != raw_smp_processor_id();
+	       (regs->flags & (X86_EFLAGS_IF | X86_EFLAGS_AC)) ==
+	       X86_EFLAGS_IF && !preempt_count() &&
+	       !marker_rcu_ignores_cpu() &&
+	       !(regs->ip >= (unsigned long)__noinstr_text_start &&
+		 regs->ip < (unsigned long)__noinstr_text_end);
 }
 
 /**
- * marker_int3_handler() - handle an int3 on a site being changed
+ * marker_int3_handler() - handle an int3 on an instruction being changed
  * @regs: the trap's registers
  *
  * Called from exc_int3() before any other int3 user, and self-contained:
  * it calls nothing that could itself meet a site.
  *
- * Return: true if the int3 was on a site being changed and is handled.
+ * Return: true if the int3 was on an instruction being changed and is
+ * handled: @regs then go to the hold or to the new instruction.
  */
 noinstr bool marker_int3_handler(struct pt_regs *regs)
 {
@@ -428,13 +258,14 @@ noinstr bool marker_int3_handler(struct pt_regs *regs)
 	if (!p)
 		goto out;
 	ret = true;
+	if (marker_may_hold(regs)) {
+		marker_hold(regs);
+		goto out;
+	}
 	/* Pairs with the release in marker_poke_chunk(). */
 	if (smp_load_acquire(&d->released))
-		marker_late(d, p, regs);
-	else if (marker_may_hold(d, regs))
-		marker_hold(d, p, regs);
-	else
-		marker_emulate(regs, p);
+		marker_late(d);
+	marker_emulate(p, regs);
 out:
 	/* Done with @d before the patcher may see refs drop. */
 	smp_mb__before_atomic();
@@ -442,24 +273,71 @@ out:
 	return ret;
 }
 
-/* Whether the chunk being changed, if any, has the site at @addr. */
-static bool marker_chunk_has(unsigned long addr)
+/*
+ * Whether the chunk being changed, if any, has the instruction at @addr
+ * and has not released it yet.
+ */
+static bool marker_pending(unsigned long addr)
 {
 	struct marker_poke_desc *d = &marker_desc;
-	bool ret;
+	bool ret = false;
 
+	/* The patcher spins for the reference to drop: hold it briefly. */
+	preempt_disable();
 	/* Pairs with the smp_wmb() between publishing @d and the int3s. */
 	smp_rmb();
-	if (!arch_atomic_inc_not_zero(&d->refs))
-		return false;
-	ret = marker_poke_find(d, addr);
-	/* Done with @d before the patcher may see refs drop. */
-	smp_mb__before_atomic();
-	arch_atomic_dec(&d->refs);
+	if (atomic_inc_not_zero(&d->refs)) {
+		if (marker_poke_find(d, addr))
+			/* Pairs with the release in marker_poke_chunk(). */
+			ret = !smp_load_acquire(&d->released);
+		/* Done with @d before the patcher may see refs drop. */
+		smp_mb__before_atomic();
+		atomic_dec(&d->refs);
+	}
+	preempt_enable();
 	return ret;
 }
 
-NOKPROBE_SYMBOL(marker_chunk_has);
+static void marker_hold_done(u64 start)
+{
+	s64 held = local_clock() - start;
+	s64 max = atomic64_read(&marker_max_hold);
+
+	while (held > max && !atomic64_try_cmpxchg(&marker_max_hold, &max, held))
+		;
+}
+
+/**
+ * marker_hold_wait() - where a held task waits for its site
+ * @regs: the task's registers, as the thunk saved them; @regs->ip is the
+ *	  site, which the thunk returns to
+ *
+ * Called by marker_hold_thunk.  The wait ends when the chunk that has the
+ * site is released, however long the task is preempted meanwhile and
+ * wherever it migrates; if a later chunk has the site by then, the task
+ * waits for that one.  The thunk's IRET then serializes on whichever CPU
+ * the task is, after it saw the release: that CPU fetches byte 0 as the
+ * chunk left it.
+ *
+ * Where the kernel does not preempt tasks, _cond_resched() lets others
+ * have the CPU meanwhile, as preemption would: the task stays runnable.
+ * (cond_resched()'s might-sleep check would report an RCU read-side
+ * section that a preemptible kernel may preempt, and so may this.)
+ *
+ * Context: task, preemptible, interrupts on (marker_may_hold()).
+ */
+__visible void marker_hold_wait(struct pt_regs *regs)
+{
+	u64 start = local_clock();
+
+	atomic_inc(&marker_holding);
+	while (marker_pending(regs->ip)) {
+		cpu_relax();
+		_cond_resched();
+	}
+	marker_hold_done(start);
+	atomic_dec(&marker_holding);
+}
 
 /**
  * marker_int3_fixup() - an int3 gone from a marker site
@@ -510,6 +388,25 @@ out:
 
 NOKPROBE_SYMBOL(marker_int3_fixup);
 
+/* Whether the chunk being changed, if any, has the instruction at @addr. */
+static bool marker_chunk_has(unsigned long addr)
+{
+	struct marker_poke_desc *d = &marker_desc;
+	bool ret;
+
+	/* Pairs with the smp_wmb() between publishing @d and the int3s. */
+	smp_rmb();
+	if (!arch_atomic_inc_not_zero(&d->refs))
+		return false;
+	ret = marker_poke_find(d, addr);
+	/* Done with @d before the patcher may see refs drop. */
+	smp_mb__before_atomic();
+	arch_atomic_dec(&d->refs);
+	return ret;
+}
+
+NOKPROBE_SYMBOL(marker_chunk_has);
+
 /*
  * Asked last, when neither kprobes nor anyone else took an int3 that is
  * still in memory.  If a chunk has the site, it was set up since the trap
@@ -552,82 +449,118 @@ static int __init marker_x86_init(void)
 }
 core_initcall(marker_x86_init);
 
-static void marker_poke_write(struct marker_poke_desc *d, unsigned int from,
-			      unsigned int len)
+/* Step 1 (@step 0): int3s; step 2: the new bytes 1-4; step 3: byte 0. */
+static void marker_poke_write(struct marker_poke_desc *d, unsigned int step)
 {
 	static const u8 int3 = INT3_INSN_OPCODE;
+	u8 old[MARKER_SITE_SIZE];
 	struct marker_poke *p;
 
-	for (p = d->vec; p < d->vec + d->nr; p++)
-		text_poke((void *)p->addr + from, len ? p->new + from : &int3,
-			  len ?: INT3_INSN_SIZE);
+	for (p = d->vec; p < d->vec + d->nr; p++) {
+		switch (step) {
+		case 1:
+			text_poke((void *)p->addr, &int3, INT3_INSN_SIZE);
+			break;
+		case 2:
+			/* For Intel PT decoders, as text_poke_bp() does. */
+			old[0] = p->old;
+			memcpy(old + 1, (void *)p->addr + 1, MARKER_SITE_SIZE - 1);
+			text_poke((void *)p->addr + 1, p->new + 1,
+				  MARKER_SITE_SIZE - 1);
+			perf_event_text_poke((void *)p->addr, old,
+					     MARKER_SITE_SIZE, p->new,
+					     MARKER_SITE_SIZE);
+			break;
+		case 3:
+			text_poke((void *)p->addr, p->new, INT3_INSN_SIZE);
+			break;
+		}
+	}
 	marker_test_step(0);
 }
 
-/*
- * Change the sites in marker_desc: three steps, three syncs.
- * Context: text_mutex held, CPU hotplug locked out.
- */
-static void marker_poke_chunk(struct marker_poke_desc *d)
+static int marker_poke_sort_cmp(const void *a, const void *b)
 {
-	u64 khz = tsc_khz ?: 1000000;
-	unsigned long flags;
-	unsigned int i;
+	const struct marker_poke *pa = a, *pb = b;
+
+	return pa->addr < pb->addr ? -1 : pa->addr > pb->addr;
+}
+
+/*
+ * Sort the chunk for the handler's binary search.  An instruction queued
+ * twice is a caller's bug: keep one, and say so.
+ */
+static int marker_poke_sort(struct marker_poke_desc *d)
+{
+	unsigned int i, n = 1;
+	int ret = 0;
+
+	sort(d->vec, d->nr, sizeof(d->vec[0]), marker_poke_sort_cmp, NULL);
+	for (i = 1; i < d->nr; i++) {
+		if (WARN_ONCE(d->vec[i].addr == d->vec[n - 1].addr,
+			      "markers: %pS changed twice in one chunk\n",
+			      (void *)d->vec[i].addr)) {
+			ret = -EINVAL;
+			continue;
+		}
+		d->vec[n++] = d->vec[i];
+	}
+	d->nr = min(d->nr, n);
+	return ret;
+}
+
+/*
+ * Change the instructions in marker_desc: three steps, three syncs.
+ * Context: text_mutex held, CPU hotplug locked out.
+ * Return: 0, or -EINVAL if an instruction was queued twice (one is
+ * written).
+ */
+static int marker_poke_chunk(struct marker_poke_desc *d)
+{
 	u64 window;
+	int ret;
 
 	lockdep_assert_held(&text_mutex);
-	/* marker_sync() waits for every online CPU. */
+	/* Each sync waits for every online CPU. */
 	lockdep_assert_cpus_held();
 	if (!d->nr)
-		return;
+		return 0;
+	ret = marker_poke_sort(d);
 
+	/*
+	 * Preemption off from the first int3 to the last sync: a held task
+	 * spins until release, and must never keep this CPU from releasing
+	 * it, even where nothing preempts it (PREEMPT_NONE).
+	 */
 	preempt_disable();
-	d->owner = smp_processor_id();
 	d->released = 0;
 	d->seq++;
-	d->unhold = 0;
-	d->timeout = khz * READ_ONCE(marker_hold_timeout_ms);
-	d->patience = khz * MARKER_SYNC_PATIENCE_MS;
-	d->resend = div_u64(khz * MARKER_SYNC_RESEND_US, 1000);
 	atomic_set_release(&d->refs, 1);
 	/* Pairs with the smp_rmb() in marker_int3_handler(). */
 	smp_wmb();
 
-	/* No interrupt handler here may wait for a held CPU. */
-	local_irq_save(flags);
-	window = rdtsc();
-	marker_poke_write(d, 0, 0);
-	marker_sync(d);
+	window = local_clock();
+	marker_poke_write(d, 1);
+	marker_sync();
 	marker_test_step(1);
 
-	marker_poke_write(d, 1, MARKER_SITE_SIZE - 1);
-	marker_sync(d);
+	marker_poke_write(d, 2);
+	marker_sync();
 	marker_test_step(2);
 
-	/* For Intel PT decoders, as text_poke_bp() does. */
-	for (i = 0; i < d->nr; i++)
-		perf_event_text_poke((void *)d->vec[i].addr, d->vec[i].old,
-				     MARKER_SITE_SIZE, d->vec[i].new,
-				     MARKER_SITE_SIZE);
-	marker_poke_write(d, 0, 1);
-	/* Byte 0 written before held CPUs return to it. */
+	marker_poke_write(d, 3);
+	/* Byte 0 written before held tasks return to it. */
 	smp_store_release(&d->released, 1);
-	local_irq_restore(flags);
-	marker_sync(d);
-	window = rdtsc() - window;
-	marker_max_window = max(marker_max_window, window);
+	marker_sync();
+	marker_max_window = max(marker_max_window, local_clock() - window);
 	marker_test_step(3);
 
-	/*
-	 * Nothing is written after the last sync.  (An emulator's stale
-	 * copies of an int3 are handled where they trap: marker_late() and
-	 * marker_int3_fixup().)
-	 */
-
+	/* Nothing is written after the last sync. */
 	if (!atomic_dec_and_test(&d->refs))
 		atomic_cond_read_acquire(&d->refs, !VAL);
 	preempt_enable();
 	d->nr = 0;
+	return ret;
 }
 
 static void marker_site_insn(const struct marker_site *s, bool armed,
@@ -655,7 +588,7 @@ static int marker_refuse(void *code, const u8 *old, bool armed)
  * kprobe_emulate_marker()), so the int3 stays: write bytes 1-4, which no
  * CPU runs while it is there, tell perf, sync so that they are in place
  * before kprobes could ever put byte 0 back, then switch the saved opcode.
- * No CPU is held.
+ * No task is held.
  */
 static int marker_poke_kprobed(struct kprobe *kp, void *code, const u8 *old,
 			       const u8 *new, bool armed)
@@ -683,16 +616,17 @@ static int marker_poke_add(struct marker_poke_desc *d,
 	struct marker_poke *p = &d->vec[d->nr];
 	void *code = (void *)marker_site_code(s);
 	struct kprobe *kp = get_kprobe(code);
+	u8 old[MARKER_SITE_SIZE];
 
-	marker_site_insn(s, !armed, p->old);
+	marker_site_insn(s, !armed, old);
 	marker_site_insn(s, armed, p->new);
 	/* Any other int3 (a disabled kprobe has none) is refused below. */
 	if (kp && kprobe_armed_at(code))
-		return marker_poke_kprobed(kp, code, p->old, p->new, armed);
+		return marker_poke_kprobed(kp, code, old, p->new, armed);
 	if (!memcmp(code, p->new, MARKER_SITE_SIZE))
 		return 0;
-	if (memcmp(code, p->old, MARKER_SITE_SIZE))
-		return marker_refuse(code, p->old, armed);
+	if (memcmp(code, old, MARKER_SITE_SIZE))
+		return marker_refuse(code, old, armed);
 	/* A disabled kprobe puts its int3 back with what the site will be. */
 	if (kp)
 		kprobe_update_opcode(code, p->new[0]);
@@ -700,6 +634,7 @@ static int marker_poke_add(struct marker_poke_desc *d,
 	p->next = armed ? marker_site_target(s) :
 			  p->addr + MARKER_SITE_SIZE;
 	p->call = false;
+	p->old = old[0];
 	d->nr++;
 	return 0;
 }
@@ -716,35 +651,21 @@ static int marker_poke_add_call(struct marker_poke_desc *d,
 	struct marker_poke *p = &d->vec[d->nr];
 	void *code = (void *)marker_call_code(c);
 
-	memcpy(p->old, code, MARKER_CALL_SIZE);
-	if (p->old[0] != CALL_INSN_OPCODE) {
+	if (*(u8 *)code != CALL_INSN_OPCODE) {
 		pr_err("call %pS: bytes %*ph, not a call: not changed\n", code,
-		       MARKER_CALL_SIZE, p->old);
+		       MARKER_CALL_SIZE, code);
 		return -EINVAL;
 	}
 	__text_gen_insn(p->new, CALL_INSN_OPCODE, code, (void *)target,
 			CALL_INSN_SIZE);
-	if (!memcmp(p->old, p->new, MARKER_CALL_SIZE))
+	if (!memcmp(code, p->new, MARKER_CALL_SIZE))
 		return 0;
 	p->addr = (unsigned long)code;
 	p->next = target;
 	p->call = true;
+	p->old = CALL_INSN_OPCODE;
 	d->nr++;
 	return 0;
-}
-
-/* One warning per call in which held CPUs stopped waiting. */
-static void marker_timeouts_tell(void)
-{
-	unsigned long n = atomic_long_read(&marker_timeouts) +
-			  atomic_long_read(&marker_unheld);
-
-	if (n == marker_timeouts_told)
-		return;
-	pr_warn("%lu hit(s) held over %u ms, or while a sync stalled for %u ms: emulated\n",
-		n - marker_timeouts_told, marker_hold_timeout_ms,
-		MARKER_SYNC_PATIENCE_MS);
-	marker_timeouts_told = n;
 }
 
 /*
@@ -759,24 +680,26 @@ static struct marker_poke_desc *marker_patch_begin(void)
 	return &marker_desc;
 }
 
-static void marker_patch_end(struct marker_poke_desc *d)
+static int marker_patch_end(struct marker_poke_desc *d)
 {
-	marker_poke_chunk(d);
-	marker_timeouts_tell();
+	int ret = marker_poke_chunk(d);
+
 	mutex_unlock(&text_mutex);
 	cpus_read_unlock();
 	kprobe_text_unlock();
+	return ret;
 }
 
 /**
  * arch_marker_change() - arm or disarm sites, point calls elsewhere
- * @v: the changes
+ * @v: the changes, each instruction at most once
  * @nr: how many
  *
- * Instructions change MARKER_CHUNK at a time, with three syncs per chunk.
- * A site's bytes must be what its other state says they are, byte 0 being
- * a kprobe's saved opcode where an armed kprobe sits; a call must be a
- * call.  Anything else (another patcher's bytes) is left alone and logged.
+ * Instructions change MARKER_CHANGE_MAX at a time, with three syncs per
+ * chunk.  A site's bytes must be what its other state says they are,
+ * byte 0 being a kprobe's saved opcode where an armed kprobe sits; a call
+ * must be a call.  Anything else (another patcher's bytes) is left alone
+ * and logged.
  *
  * Context: may sleep; takes kprobe_text_lock(), the CPU hotplug lock and
  * text_mutex.
@@ -794,16 +717,15 @@ int arch_marker_change(const struct marker_change *v, unsigned int nr)
 				marker_poke_add_call(d, v[i].call,
 						     v[i].target))
 			ret = -EINVAL;
-		if (d->nr == MARKER_CHUNK)
-			marker_poke_chunk(d);
+		if (d->nr == MARKER_CHANGE_MAX && marker_poke_chunk(d))
+			ret = -EINVAL;
 	}
-	marker_patch_end(d);
-	return ret;
+	return marker_patch_end(d) ?: ret;
 }
 
 /**
  * arch_marker_sites_set() - arm or disarm marker sites
- * @sites: the sites
+ * @sites: the sites, each at most once
  * @nr: how many
  * @armed: true to make them jump to their out-of-line calls, false for
  *	   NOPs
@@ -823,11 +745,10 @@ int arch_marker_sites_set(const struct marker_site *const *sites,
 	for (i = 0; i < nr; i++) {
 		if (marker_poke_add(d, sites[i], armed))
 			ret = -EINVAL;
-		if (d->nr == MARKER_CHUNK)
-			marker_poke_chunk(d);
+		if (d->nr == MARKER_CHANGE_MAX && marker_poke_chunk(d))
+			ret = -EINVAL;
 	}
-	marker_patch_end(d);
-	return ret;
+	return marker_patch_end(d) ?: ret;
 }
 
 /**
@@ -872,27 +793,17 @@ bool arch_marker_site_armed(const struct marker_site *s)
  */
 void marker_x86_hold_stats(struct marker_hold_stats *st)
 {
-	u64 khz = tsc_khz ?: 1000000;
-	u64 max = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		max = max(max, per_cpu(marker_max_hold, cpu));
 	st->holds = atomic_long_read(&marker_holds);
 	st->emulated = atomic_long_read(&marker_emulated);
 	st->syncs = atomic_long_read(&marker_syncs);
-	st->timeouts = atomic_long_read(&marker_timeouts);
-	st->unheld = atomic_long_read(&marker_unheld);
 	st->retried = atomic_long_read(&marker_retried);
 	st->late = atomic_long_read(&marker_late_hits);
 	st->stale = atomic_long_read(&marker_stale);
-	st->resends = atomic_long_read(&marker_resends);
 	st->holding = atomic_read(&marker_holding);
-	st->max_hold_ns = div64_u64(max * 1000000, khz);
-	st->max_hold_us = div64_u64(st->max_hold_ns, 1000);
-	st->max_window_ns = div64_u64(READ_ONCE(marker_max_window) * 1000000,
-				      khz);
-	st->max_sync_ns = div64_u64(READ_ONCE(marker_max_sync) * 1000000, khz);
+	st->max_hold_ns = atomic64_read(&marker_max_hold);
+	st->max_hold_us = div_u64(st->max_hold_ns, 1000);
+	st->max_window_ns = READ_ONCE(marker_max_window);
+	st->max_sync_ns = READ_ONCE(marker_max_sync);
 }
 EXPORT_SYMBOL_GPL(marker_x86_hold_stats);
 
@@ -903,10 +814,7 @@ EXPORT_SYMBOL_GPL(marker_x86_hold_stats);
  */
 void marker_x86_hold_stats_reset_max(void)
 {
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		per_cpu(marker_max_hold, cpu) = 0;
+	atomic64_set(&marker_max_hold, 0);
 	mutex_lock(&text_mutex);
 	marker_max_window = 0;
 	marker_max_sync = 0;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for x86 marker site patching: the bytes in every step, CPUs
- * held by the int3 handler, emulation, batches, and a stress run (x86-64,
- * CONFIG_HAVE_ARCH_MARKERS); and, on 32-bit x86 too, a marker in NMI
- * context.
+ * KUnit tests for x86 marker site patching: the bytes in every step, tasks
+ * held at a site being patched, emulation, chunks, and a stress run
+ * (x86-64, CONFIG_HAVE_ARCH_MARKERS); and, on 32-bit x86 too, a marker in
+ * NMI context.
  */
 
 #include <kunit/test.h>
@@ -172,8 +172,6 @@ static struct hold_test {
 	const struct marker_site *site;
 	bool armed;		/* the state being patched to */
 	bool owner_pass;	/* pass on the patching CPU at step 1 */
-	unsigned int stall_ms;	/* at step 1, wait that long for a timeout */
-	unsigned long timeouts0;
 	bool late;		/* trap twice on the passer's CPU at step 3 */
 	int cpu;		/* the passer's CPU */
 	bool late_handled[2];
@@ -182,6 +180,7 @@ static struct hold_test {
 	int passed;
 	bool fake;		/* the passer calls the handler itself */
 	struct pt_regs regs;	/* with these registers, returned here */
+	unsigned long stack[8];	/* and this stack */
 	bool handled;
 	int held[4];		/* a CPU was held after step n */
 	u8 bytes[4][MARKER_SITE_SIZE];
@@ -229,14 +228,6 @@ static bool passed(void)
 	return READ_ONCE(ht.passed);
 }
 
-static bool timed_out(void)
-{
-	struct marker_hold_stats st;
-
-	marker_x86_hold_stats(&st);
-	return st.timeouts > ht.timeouts0;
-}
-
 /*
  * Two traps on the site after release, as a CPU that fetched the int3
  * before byte 0 became final would take, and a stale copy after it.
@@ -266,9 +257,11 @@ static void hold_step(unsigned int step)
 		}
 		/* The pass on this CPU before the passer's. */
 		smp_store_release(&ht.go, 1);
-		ht.held[1] = spin_until(one_held, 2000);
-		if (ht.stall_ms)
-			spin_until(timed_out, ht.stall_ms);
+		/* A fake trap holds nobody: it only returns. */
+		if (ht.fake)
+			spin_until(passed, 2000);
+		else
+			ht.held[1] = spin_until(one_held, 2000);
 	} else if (step == 2) {
 		mdelay(10);
 		ht.held[2] = holding() == 1 && !READ_ONCE(ht.passed);
@@ -283,13 +276,11 @@ static bool hold_fake;
 
 /* Patch the hold site to @armed with a passer on another CPU. */
 static void hold_run(struct kunit *test, bool armed, bool owner_pass,
-		     unsigned int stall_ms, bool late)
+		     bool late)
 {
-	struct marker_hold_stats st;
 	struct task_struct *t;
 	int cpu;
 
-	marker_x86_hold_stats(&st);
 	/* Stay on this CPU: the passer must run on another one. */
 	migrate_disable();
 	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
@@ -302,13 +293,13 @@ static void hold_run(struct kunit *test, bool armed, bool owner_pass,
 	ht.site = site_of("markers_x86_hold");
 	ht.armed = armed;
 	ht.owner_pass = owner_pass;
-	ht.stall_ms = stall_ms;
 	ht.late = late;
 	ht.cpu = cpu;
 	ht.fake = hold_fake;
-	ht.timeouts0 = st.timeouts;
 	ht.regs.cs = __KERNEL_CS;
+	ht.regs.ss = __KERNEL_DS;
 	ht.regs.flags = X86_EFLAGS_IF | X86_EFLAGS_FIXED;
+	ht.regs.sp = (unsigned long)&ht.stack[ARRAY_SIZE(ht.stack)];
 	if (ht.site)
 		ht.regs.ip = marker_site_code(ht.site) + INT3_INSN_SIZE;
 	t = kthread_create(hold_passer, NULL, "markers_hold");
@@ -357,7 +348,7 @@ static void hold_exit(struct kunit *test)
 }
 
 /*
- * A CPU that meets the site after step 1 is held through step 2, is
+ * A task that meets the site after step 1 is held through step 2, is
  * released by step 3, and runs the new instruction: the armed path when
  * arming, the NOP when disarming (the probe stays connected throughout).
  */
@@ -371,7 +362,7 @@ static void markers_x86_test_hold(struct kunit *test)
 		long hits = atomic_long_read(&probe_hits);
 
 		marker_x86_hold_stats(&st0);
-		hold_run(test, armed, false, 0, false);
+		hold_run(test, armed, false, false);
 		marker_x86_hold_stats(&st);
 		KUNIT_EXPECT_TRUE_MSG(test, ht.held[1], "armed %d", armed);
 		KUNIT_EXPECT_TRUE_MSG(test, ht.held[2], "armed %d", armed);
@@ -380,7 +371,7 @@ static void markers_x86_test_hold(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_hits),
 				hits + armed);
 		KUNIT_EXPECT_EQ(test, st.holds, st0.holds + 1);
-		KUNIT_EXPECT_EQ(test, st.timeouts, st0.timeouts);
+		KUNIT_EXPECT_EQ(test, st.emulated, st0.emulated);
 		KUNIT_EXPECT_EQ(test, st.syncs, st0.syncs + 3);
 		hold_expect_bytes(test, armed);
 		if (armed)
@@ -405,7 +396,7 @@ static void markers_x86_test_owner(struct kunit *test)
 	/* Disarm: the emulated NOP does not call the probe. */
 	hits = atomic_long_read(&probe_hits);
 	marker_x86_hold_stats(&st0);
-	hold_run(test, false, true, 0, false);
+	hold_run(test, false, true, false);
 	marker_x86_hold_stats(&st);
 	KUNIT_EXPECT_EQ(test, ht.hits_at_owner_pass, hits);
 	KUNIT_EXPECT_EQ(test, st.emulated, st0.emulated + 1);
@@ -413,34 +404,11 @@ static void markers_x86_test_owner(struct kunit *test)
 	/* Arm: the emulated jmp does. */
 	hits = atomic_long_read(&probe_hits);
 	marker_x86_hold_stats(&st0);
-	hold_run(test, true, true, 0, false);
+	hold_run(test, true, true, false);
 	marker_x86_hold_stats(&st);
 	KUNIT_EXPECT_EQ(test, ht.hits_at_owner_pass, hits + 1);
 	KUNIT_EXPECT_EQ(test, st.emulated, st0.emulated + 1);
 	KUNIT_EXPECT_EQ(test, st.holds, st0.holds + 1);
-}
-
-/* A hold that outlasts the timeout emulates the new instruction. */
-static void markers_x86_test_timeout(struct kunit *test)
-{
-	unsigned int saved = marker_hold_timeout_ms;
-	struct marker_hold_stats st0, st;
-	long hits = atomic_long_read(&probe_hits);
-
-	marker_hold_timeout_ms = 20;
-	marker_x86_hold_stats(&st0);
-	hold_run(test, false, false, 2000, false);
-	marker_x86_hold_stats(&st);
-	marker_hold_timeout_ms = saved;
-
-	KUNIT_EXPECT_TRUE(test, ht.held[1]);
-	KUNIT_EXPECT_FALSE(test, ht.held[2]);	/* it left during step 1 */
-	KUNIT_EXPECT_EQ(test, st.timeouts, st0.timeouts + 1);
-	KUNIT_EXPECT_EQ(test, st.emulated, st0.emulated + 1);
-	KUNIT_EXPECT_EQ(test, st.holds, st0.holds);
-	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_hits), hits);
-	hold_expect_bytes(test, false);
-	arch_marker_site_set(ht.site, true);
 }
 
 /* Nobody else passes the hold site: one byte may be written as is. */
@@ -612,7 +580,7 @@ static void markers_x86_test_late(struct kunit *test)
 
 	for (armed = false; ; armed = true) {
 		marker_x86_hold_stats(&st0);
-		hold_run(test, armed, false, 0, true);
+		hold_run(test, armed, false, true);
 		marker_x86_hold_stats(&st);
 		next = armed ? marker_site_target(ht.site) :
 			       marker_site_code(ht.site) + MARKER_SITE_SIZE;
@@ -631,7 +599,6 @@ static void markers_x86_test_late(struct kunit *test)
 static struct kunit_case markers_x86_hold_cases[] = {
 	KUNIT_CASE(markers_x86_test_hold),
 	KUNIT_CASE(markers_x86_test_owner),
-	KUNIT_CASE(markers_x86_test_timeout),
 	KUNIT_CASE(markers_x86_test_refuse),
 	KUNIT_CASE(markers_x86_test_kprobe_toggle),
 	KUNIT_CASE(markers_x86_test_stale),
@@ -647,7 +614,7 @@ static struct kunit_suite markers_x86_hold_suite = {
 };
 
 /*
- * The hazards of holding CPUs: each case below failed on the patcher
+ * The hazards of holding tasks: each case below failed on the patcher
  * before it was made safe (Documentation/markers.txt, section 5).
  */
 
@@ -655,39 +622,6 @@ static struct kunit_suite markers_x86_hold_suite = {
 static noinline void __used pass_quiet(void)
 {
 	MARK(markers_x86_quiet, "magic %lu", HOLD_MAGIC);
-}
-
-static atomic_t acks_to_drop;
-
-static bool drop_one_ack(void)
-{
-	return atomic_add_unless(&acks_to_drop, -1, 0);
-}
-
-/*
- * A sync IPI that runs but does not acknowledge, as one that read the
- * previous generation would: the patcher sends it again, and the sync
- * ends.
- */
-static void markers_x86_test_lost_ack(struct kunit *test)
-{
-	const struct marker_site *s = site_of("markers_x86_quiet");
-	struct marker_hold_stats st0, st;
-
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs a second CPU");
-	marker_x86_hold_stats(&st0);
-	atomic_set(&acks_to_drop, 1);
-	WRITE_ONCE(marker_x86_test_drop_ack, drop_one_ack);
-	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, true));
-	WRITE_ONCE(marker_x86_test_drop_ack, NULL);
-	marker_x86_hold_stats(&st);
-	KUNIT_EXPECT_EQ(test, atomic_read(&acks_to_drop), 0);
-	KUNIT_EXPECT_GE(test, st.resends - st0.resends, 1UL);
-	KUNIT_EXPECT_EQ(test, st.syncs - st0.syncs, 3UL);
-	KUNIT_EXPECT_TRUE(test, arch_marker_site_armed(s));
-	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, false));
 }
 
 /*
@@ -818,7 +752,7 @@ static void markers_x86_test_breakpoint(struct kunit *test)
 				       "breakpoint: %ld",
 				       PTR_ERR((void __force *)bp));
 		atomic_set(&bp_hits, 0);
-		hold_run(test, armed, false, 0, false);
+		hold_run(test, armed, false, false);
 		unregister_wide_hw_breakpoint(bp);
 		KUNIT_EXPECT_TRUE_MSG(test, ht.held[2], "armed %d", armed);
 		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&bp_hits), 1,
@@ -911,24 +845,34 @@ static void markers_x86_test_kprobe_foreign(struct kunit *test)
 #endif
 
 /*
- * A held CPU returns to the site with RF set in its flags, so that an
+ * A task sent to wait gets an interrupt frame in the gap below its stack
+ * that returns to the site with its own flags, RF set (so that an
  * execute breakpoint there, which fired before the int3, does not fire
- * again for the same pass.
+ * again for the same pass), and its own stack; the handler itself waits
+ * for nothing.
  */
-static void markers_x86_test_held_rf(struct kunit *test)
+static void markers_x86_test_held_frame(struct kunit *test)
 {
+	unsigned long *frame;
 	bool armed;
 
 	for (armed = false; ; armed = true) {
 		hold_fake = true;
-		hold_run(test, armed, false, 0, false);
+		hold_run(test, armed, false, false);
 		hold_fake = false;
-		KUNIT_EXPECT_TRUE_MSG(test, ht.held[2], "armed %d", armed);
+		frame = (unsigned long *)ht.regs.sp;
 		KUNIT_EXPECT_TRUE_MSG(test, ht.handled, "armed %d", armed);
-		KUNIT_EXPECT_EQ_MSG(test, ht.regs.ip, marker_site_code(ht.site),
-				    "armed %d", armed);
-		KUNIT_EXPECT_TRUE_MSG(test, ht.regs.flags & X86_EFLAGS_RF,
-				      "armed %d", armed);
+		KUNIT_EXPECT_FALSE_MSG(test, ht.held[2], "armed %d", armed);
+		KUNIT_EXPECT_EQ(test, ht.regs.ip,
+				(unsigned long)marker_hold_thunk);
+		KUNIT_EXPECT_PTR_EQ(test, frame, &ht.stack[3]);
+		KUNIT_EXPECT_EQ(test, frame[0], marker_site_code(ht.site));
+		KUNIT_EXPECT_EQ(test, frame[1], (unsigned long)__KERNEL_CS);
+		KUNIT_EXPECT_EQ(test, frame[2], X86_EFLAGS_IF |
+				X86_EFLAGS_FIXED | X86_EFLAGS_RF);
+		KUNIT_EXPECT_EQ(test, frame[3],
+				(unsigned long)&ht.stack[ARRAY_SIZE(ht.stack)]);
+		KUNIT_EXPECT_EQ(test, frame[4], (unsigned long)__KERNEL_DS);
 		if (armed)
 			break;
 	}
@@ -943,7 +887,7 @@ static void markers_x86_test_held_rf(struct kunit *test)
  *		    IPI whose handler takes it just before it passes;
  *   process:	    a lock only tasks take, which contenders on the other
  *		    CPUs take with interrupts off.
- * No pass may be held until a timeout, and no sync may stall.
+ * No pass is held, and every toggle ends.
  */
 enum lock_mode { LOCK_IRQSAFE_TIMER, LOCK_IRQSAFE_IPI, LOCK_PROCESS };
 
@@ -1106,17 +1050,15 @@ static void markers_x86_test_lock(struct kunit *test)
 	arch_marker_site_set(s, true);
 	marker_probe_unregister("markers_x86_lock", probe_count, NULL);
 
-	kunit_info(test, "%s: %d toggles in %u ms, %ld passes, %ld lock takes; %lu holds, %lu emulated, %lu timeouts, %lu unheld, %lu resends; longest hold %llu us, longest window %llu us\n",
+	kunit_info(test, "%s: %d toggles in %u ms, %ld passes, %ld lock takes; %lu holds, %lu emulated; longest window %llu us, longest sync %llu us\n",
 		   *mode, i, jiffies_to_msecs(jiffies - start),
 		   atomic_long_read(&lt.passes), atomic_long_read(&lt.takes),
 		   st.holds - st0.holds, st.emulated - st0.emulated,
-		   st.timeouts - st0.timeouts, st.unheld - st0.unheld,
-		   st.resends - st0.resends, st.max_hold_ns / 1000,
-		   st.max_window_ns / 1000);
+		   st.max_window_ns / 1000, st.max_sync_ns / 1000);
 	KUNIT_EXPECT_EQ(test, i, LOCK_TOGGLES);
-	KUNIT_EXPECT_EQ(test, st.timeouts, st0.timeouts);
-	KUNIT_EXPECT_EQ(test, st.unheld, st0.unheld);
-	KUNIT_EXPECT_LE(test, st.max_hold_ns, st.max_window_ns);
+	/* Every pass is inside a lock: emulated, never held. */
+	KUNIT_EXPECT_EQ(test, st.holds, st0.holds);
+	KUNIT_EXPECT_EQ(test, st.holding, 0);
 	KUNIT_EXPECT_GT(test, atomic_long_read(&lt.passes), 0L);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
 }
@@ -1147,34 +1089,26 @@ static struct held_test {
 	bool ok_rearm;
 } hd;
 
-/* Twelve values live across the site, in registers where possible. */
-#define HELD_VALUES(x)							\
-	u64 a = (x) * 3, b = (x) ^ 0x55, c = (x) + 7, d = (x) * 11,	\
-	    e = (x) - 13, f = (x) << 3, g = (x) >> 2, h = ~(x),		\
-	    i = (x) * 17, j = (x) + 0x1234, k = (x) ^ 0xf0f0, l = (x) * 5
-#define HELD_KEEP()							\
-	asm volatile("" : "+r" (a), "+r" (b), "+r" (c), "+r" (d),	\
-		     "+r" (e), "+r" (f), "+r" (g), "+r" (h), "+r" (i),	\
-		     "+r" (j), "+r" (k), "+r" (l))
-#define HELD_MIX()	(a + 2 * b + 3 * c + 5 * d + 7 * e + 11 * f +	\
-			 13 * g + 17 * h + 19 * i + 23 * j + 29 * k + 31 * l)
-
-static noinline u64 pass_held(u64 x)
+/*
+ * Twelve values live across the site, in registers where the compiler
+ * can: the pass, if any, must leave every one of them as it was.
+ */
+static noinline u64 pass_held(u64 x, bool pass)
 {
-	HELD_VALUES(x);
+	u64 a = x * 3, b = x ^ 0x55, c = x + 7, d = x * 11, e = x - 13;
+	u64 f = x << 3, g = x >> 2, h = ~x, i = x * 17, j = x + 0x1234;
+	u64 k = x ^ 0xf0f0, l = x * 5;
 
-	HELD_KEEP();
-	MARK(markers_x86_held, "magic %lu", HOLD_MAGIC);
-	HELD_KEEP();
-	return HELD_MIX();
-}
-
-static noinline u64 held_expect(u64 x)
-{
-	HELD_VALUES(x);
-
-	HELD_KEEP();
-	return HELD_MIX();
+	asm volatile("" : "+r" (a), "+r" (b), "+r" (c), "+r" (d), "+r" (e),
+		     "+r" (f), "+r" (g), "+r" (h), "+r" (i), "+r" (j),
+		     "+r" (k), "+r" (l));
+	if (pass)
+		MARK(markers_x86_held, "magic %lu", HOLD_MAGIC);
+	asm volatile("" : "+r" (a), "+r" (b), "+r" (c), "+r" (d), "+r" (e),
+		     "+r" (f), "+r" (g), "+r" (h), "+r" (i), "+r" (j),
+		     "+r" (k), "+r" (l));
+	return a + 2 * b + 3 * c + 5 * d + 7 * e + 11 * f + 13 * g + 17 * h +
+	       19 * i + 23 * j + 29 * k + 31 * l;
 }
 
 static void probe_held(void *probe_private, void *call_private,
@@ -1193,7 +1127,8 @@ static int held_passer(void *data)
 	while (!READ_ONCE(hd.go) && time_before(jiffies, end))
 		cpu_relax();
 	if (READ_ONCE(hd.go))
-		hd.result = pass_held(hd.seed);
+		hd.result = pass_held(hd.seed, true);
+	/* The result before the flag. */
 	smp_store_release(&hd.passed, 1);
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(1);
@@ -1217,6 +1152,7 @@ static bool held_one(void)
 
 static bool held_passed(void)
 {
+	/* The flag before the result. */
 	return smp_load_acquire(&hd.passed);
 }
 
@@ -1266,8 +1202,8 @@ static void held_stop(struct kunit *test)
 	int i;
 
 	/* The passer returns once the chunk is released (5 s at most). */
-	for (i = 0; i < 500 && !held_passed(); i++)
-		msleep(10);
+	for (i = 0; i < 250 && !held_passed(); i++)
+		msleep(20);
 	KUNIT_EXPECT_TRUE(test, held_passed());
 	WRITE_ONCE(marker_x86_test_step, NULL);
 	migrate_enable();
@@ -1275,7 +1211,7 @@ static void held_stop(struct kunit *test)
 	if (hd.helper)
 		kthread_stop(hd.helper);
 	marker_probe_unregister("markers_x86_held", probe_held, NULL);
-	KUNIT_EXPECT_EQ(test, hd.result, held_expect(hd.seed));
+	KUNIT_EXPECT_EQ(test, hd.result, pass_held(hd.seed, false));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
 }
 
@@ -1286,7 +1222,7 @@ static int held_mover(void *data)
 		schedule_timeout_interruptible(1);
 	if (READ_ONCE(hd.act) &&
 	    !set_cpus_allowed_ptr(hd.passer, cpumask_of(hd.second)))
-		smp_store_release(&hd.acted, 1);
+		WRITE_ONCE(hd.acted, 1);
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(1);
 	return 0;
@@ -1294,7 +1230,7 @@ static int held_mover(void *data)
 
 static bool held_moved(void)
 {
-	return smp_load_acquire(&hd.acted) &&
+	return READ_ONCE(hd.acted) &&
 	       task_cpu(hd.passer) == hd.second &&
 	       READ_ONCE(hd.passer->on_cpu) && holding() == 1;
 }
@@ -1304,7 +1240,7 @@ static void held_move_step(unsigned int step)
 {
 	if (step != 1)
 		return;
-	smp_store_release(&hd.go, 1);
+	WRITE_ONCE(hd.go, 1);
 	if (!held_until(held_one, 2000))
 		return;
 	WRITE_ONCE(hd.act, 1);
@@ -1354,10 +1290,10 @@ static int held_hog(void *data)
 	while (!READ_ONCE(hd.act) && !kthread_should_stop())
 		schedule_timeout_interruptible(1);
 	if (READ_ONCE(hd.act)) {
-		smp_store_release(&hd.acted, 1);
+		WRITE_ONCE(hd.acted, 1);
 		while (!READ_ONCE(hd.hog_stop))
 			cpu_relax();
-		smp_store_release(&hd.acted, 2);
+		WRITE_ONCE(hd.acted, 2);
 	}
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(1);
@@ -1366,13 +1302,13 @@ static int held_hog(void *data)
 
 static bool held_hogged(void)
 {
-	return smp_load_acquire(&hd.acted) == 1 &&
+	return READ_ONCE(hd.acted) == 1 &&
 	       !READ_ONCE(hd.passer->on_cpu) && holding() == 1;
 }
 
 static bool held_back(void)
 {
-	return smp_load_acquire(&hd.acted) == 2 &&
+	return READ_ONCE(hd.acted) == 2 &&
 	       READ_ONCE(hd.passer->on_cpu);
 }
 
@@ -1381,7 +1317,7 @@ static void held_hog_step(unsigned int step)
 {
 	if (step != 1)
 		return;
-	smp_store_release(&hd.go, 1);
+	WRITE_ONCE(hd.go, 1);
 	if (!held_until(held_one, 2000))
 		return;
 	WRITE_ONCE(hd.act, 1);
@@ -1450,7 +1386,7 @@ static void held_wake_step(unsigned int step)
 {
 	if (step != 1)
 		return;
-	smp_store_release(&hd.go, 1);
+	WRITE_ONCE(hd.go, 1);
 	wake_up_process(hd.passer);
 	/* A pass now would be held, on this CPU, at FIFO priority. */
 	mdelay(20);
@@ -1506,8 +1442,8 @@ static void markers_x86_test_held_patcher_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, true));
 	t = ktime_get_ns() - t0;
 	WRITE_ONCE(marker_x86_test_step, NULL);
-	for (i = 0; i < 500 && !held_passed(); i++)
-		msleep(10);
+	for (i = 0; i < 250 && !held_passed(); i++)
+		msleep(20);
 	marker_x86_hold_stats(&st);
 	migrate_enable();
 	kthread_stop(hd.passer);
@@ -1520,7 +1456,7 @@ static void markers_x86_test_held_patcher_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&hd.probe_calls), 1);
 	KUNIT_EXPECT_EQ(test, hd.probe_cpu, hd.patcher);
 	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, 0UL);
-	KUNIT_EXPECT_EQ(test, hd.result, held_expect(hd.seed));
+	KUNIT_EXPECT_EQ(test, hd.result, pass_held(hd.seed, false));
 }
 
 /*
@@ -1611,7 +1547,7 @@ static void markers_x86_test_chain(struct kunit *test)
 	struct task_struct *t[ARRAY_SIZE(fn)] = {};
 	struct marker_hold_stats st0, st;
 	u64 t0, dt, worst = 0, total = 0;
-	int cpu, i, n = 0;
+	int cpu, i, n = 0, toggles;
 
 	if (num_online_cpus() < 4)
 		kunit_skip(test, "needs 4 CPUs");
@@ -1649,6 +1585,7 @@ static void markers_x86_test_chain(struct kunit *test)
 		worst = max(worst, dt);
 		total += dt;
 	}
+	toggles = i;
 	marker_x86_hold_stats(&st);
 	WRITE_ONCE(ct.stop, 1);
 	migrate_enable();
@@ -1657,13 +1594,13 @@ static void markers_x86_test_chain(struct kunit *test)
 			kthread_stop(t[i]);
 
 	kunit_info(test, "%d connects and disconnects in %llu ms, the worst %llu ms; %ld passes, %ld IPIs, %ld irq-off lock takes; %lu holds, %lu emulated, %lu syncs; longest hold %llu us, longest sync %llu us\n",
-		   i, total / NSEC_PER_MSEC, worst / NSEC_PER_MSEC,
+		   toggles, total / NSEC_PER_MSEC, worst / NSEC_PER_MSEC,
 		   atomic_long_read(&ct.passes), atomic_long_read(&ct.ipis),
 		   atomic_long_read(&ct.takes), st.holds - st0.holds,
 		   st.emulated - st0.emulated, st.syncs - st0.syncs,
 		   st.max_hold_ns / 1000, st.max_sync_ns / 1000);
 	KUNIT_EXPECT_EQ(test, n, (int)ARRAY_SIZE(fn));
-	KUNIT_EXPECT_EQ(test, i, 2 * CHAIN_TOGGLES);
+	KUNIT_EXPECT_EQ(test, toggles, 2 * CHAIN_TOGGLES);
 	KUNIT_EXPECT_LT_MSG(test, worst, CHAIN_WORST_MS * NSEC_PER_MSEC,
 			    "the worst toggle took %llu ms", worst / NSEC_PER_MSEC);
 	KUNIT_EXPECT_GT(test, st.holds - st0.holds, 0UL);
@@ -1672,11 +1609,10 @@ static void markers_x86_test_chain(struct kunit *test)
 }
 
 static struct kunit_case markers_x86_hazard_cases[] = {
-	KUNIT_CASE(markers_x86_test_lost_ack),
 	KUNIT_CASE(markers_x86_test_write_then_sync),
 	KUNIT_CASE(markers_x86_test_foreign_int3),
 	KUNIT_CASE(markers_x86_test_refused),
-	KUNIT_CASE(markers_x86_test_held_rf),
+	KUNIT_CASE(markers_x86_test_held_frame),
 #ifdef CONFIG_HAVE_HW_BREAKPOINT
 	KUNIT_CASE(markers_x86_test_breakpoint),
 #endif
@@ -1700,8 +1636,8 @@ static struct kunit_suite markers_x86_hazard_suite = {
 };
 
 /*
- * Arming a marker with 20 sites takes two chunks of at most 16: six syncs,
- * not sixty.
+ * Arming a marker with 20 sites changes them and their 20 calls in one
+ * chunk: three syncs, not sixty; disarming, the same.
  */
 static void markers_x86_test_batch(struct kunit *test)
 {
@@ -1716,7 +1652,7 @@ static void markers_x86_test_batch(struct kunit *test)
 						       "magic %lu",
 						       probe_count, NULL));
 	marker_x86_hold_stats(&st);
-	KUNIT_EXPECT_EQ(test, st.syncs - st0.syncs, 6UL);
+	KUNIT_EXPECT_EQ(test, st.syncs - st0.syncs, 3UL);
 	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, true));
 	pass_batch();
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_hits), BATCH_SITES);
@@ -1724,7 +1660,7 @@ static void markers_x86_test_batch(struct kunit *test)
 	marker_x86_hold_stats(&st0);
 	marker_probe_unregister("markers_x86_batch", probe_count, NULL);
 	marker_x86_hold_stats(&st);
-	KUNIT_EXPECT_EQ(test, st.syncs - st0.syncs, 6UL);
+	KUNIT_EXPECT_EQ(test, st.syncs - st0.syncs, 3UL);
 	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, false));
 }
 
@@ -1954,20 +1890,16 @@ static void markers_x86_test_stress(struct kunit *test)
 		   atomic_long_read(&stress.timer_passes),
 		   atomic_long_read(&stress.nmi_passes),
 		   atomic_long_read(&probe_hits));
-	kunit_info(test, "%lu holds, %lu emulated (%lu late, %lu of them stale), %lu timeouts, %lu unheld, %lu retried, %lu syncs, %lu resends, longest hold %llu us, longest window %llu us, longest sync %llu us\n",
+	kunit_info(test, "%lu holds, %lu emulated (%lu late, %lu of them stale), %lu retried, %lu syncs, longest hold %llu us, longest window %llu us, longest sync %llu us\n",
 		   st.holds - st0.holds, st.emulated - st0.emulated,
 		   st.late - st0.late, st.stale - st0.stale,
-		   st.timeouts - st0.timeouts, st.unheld - st0.unheld,
 		   st.retried - st0.retried, st.syncs - st0.syncs,
-		   st.resends - st0.resends, st.max_hold_us,
-		   st.max_window_ns / 1000, st.max_sync_ns / 1000);
+		   st.max_hold_us, st.max_window_ns / 1000,
+		   st.max_sync_ns / 1000);
 
 	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, false));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
-	KUNIT_EXPECT_EQ(test, st.timeouts, st0.timeouts);
-	KUNIT_EXPECT_EQ(test, st.unheld, st0.unheld);
 	KUNIT_EXPECT_EQ(test, st.holding, 0);
-	KUNIT_EXPECT_LE(test, st.max_hold_ns, st.max_window_ns);
 	KUNIT_EXPECT_EQ(test, st.syncs - st0.syncs, 3UL * STRESS_TOGGLES);
 	KUNIT_EXPECT_GT(test, st.holds, st0.holds);
 	KUNIT_EXPECT_GT(test, atomic_long_read(&stress.nmi_passes), 0);

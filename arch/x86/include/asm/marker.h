@@ -28,6 +28,13 @@
 #define MARKER_SITE_SIZE	5
 #define MARKER_CALL_SIZE	5	/* call rel32 */
 
+/*
+ * Instructions changed at once, with three syncs: 256 sites and the calls
+ * in their blocks, as many sites as text_poke_bp_batch() changes at once
+ * (TP_VEC_MAX, a page of struct text_poke_loc).
+ */
+#define MARKER_CHANGE_MAX	512
+
 #ifdef KBUILD_BASENAME
 #define __MARK_SYM_FILE		KBUILD_BASENAME
 #else
@@ -267,36 +274,30 @@ l_yes:									\
 
 /**
  * struct marker_hold_stats - what the int3 handler has done since boot
- * @holds: hits held until their site was patched, then run
- * @emulated: hits emulated: in a context that may not be held, late, or
- *	      held too long
- * @timeouts: holds that outlasted marker_hold_timeout_ms, then emulated
- * @unheld: holds let go because a sync stalled, then emulated
+ * @holds: hits sent to wait in marker_hold_thunk until their site was
+ *	   released, then run
+ * @emulated: hits emulated: in a context that may not wait
  * @syncs: sync rounds of all CPUs
  * @retried: int3s on a site that no chunk had, the site's current
  *	     instruction emulated (a stale int3, which hardware does not run)
- * @late: hits after release, emulated (the CPU fetched the int3 before)
+ * @late: emulated hits after release (the CPU fetched the int3 before)
  * @stale: late hits on a CPU that had already returned from one in the
  *	   same chunk: a stale int3, which hardware does not run
- * @resends: sync IPIs sent again to a CPU that had not acknowledged
- * @holding: CPUs held right now
- * @max_hold_us: the longest a CPU was held, in microseconds
+ * @holding: tasks waiting right now
+ * @max_hold_us: the longest a task waited, preemption included, in
+ *		 microseconds
  * @max_hold_ns: the same, in nanoseconds
  * @max_window_ns: the longest window of a chunk, from its first int3 to
- *		   the end of the sync after its release, in nanoseconds: no
- *		   CPU can be held longer
+ *		   the end of the sync after its release, in nanoseconds
  * @max_sync_ns: the longest sync, in nanoseconds
  */
 struct marker_hold_stats {
 	unsigned long holds;
 	unsigned long emulated;
-	unsigned long timeouts;
-	unsigned long unheld;
 	unsigned long syncs;
 	unsigned long retried;
 	unsigned long late;
 	unsigned long stale;
-	unsigned long resends;
 	int holding;
 	unsigned long long max_hold_us;
 	unsigned long long max_hold_ns;
@@ -306,10 +307,13 @@ struct marker_hold_stats {
 
 void marker_x86_hold_stats(struct marker_hold_stats *st);
 void marker_x86_hold_stats_reset_max(void);
-extern unsigned int marker_hold_timeout_ms;
 #ifdef CONFIG_MARKERS_KUNIT_TEST
 extern void (*marker_x86_test_step)(unsigned int step);
-extern bool (*marker_x86_test_drop_ack)(void);
 #endif
+
+/* arch/x86/kernel/marker_hold.S, and the C it calls. */
+struct pt_regs;
+void marker_hold_thunk(void);
+void marker_hold_wait(struct pt_regs *regs);
 
 #endif /* _ASM_X86_MARKER_H */
