@@ -1255,14 +1255,52 @@ static int marker_module_coming(struct module *mod)
 	return 0;
 }
 
-/* The module's init text is freed once this returns. */
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+/* Point the calls in @r's init text at marker_iterate(). */
+static void marker_patch_init_calls(const struct marker_range *r)
+{
+	const struct marker_call *c;
+	struct marker_change *v;
+	unsigned long code;
+
+	for (c = r->calls; c < r->calls_stop; c++) {
+		code = marker_call_code(c);
+		if (r->init_freed || code < r->init_start ||
+		    code >= r->init_end)
+			continue;
+		v = marker_batch_next();
+		v->call = c;
+		v->target = (unsigned long)marker_iterate;
+	}
+}
+#else
+static void marker_patch_init_calls(const struct marker_range *r)
+{
+}
+#endif
+
+/*
+ * The module's init text is freed once this returns, and its sites are
+ * never written again; but 6.1 calls the MODULE_STATE_LIVE notifiers
+ * before async_synchronize_full(), so the module's async __init work may
+ * still pass them.  A call there left pointing at a single probe would
+ * call it after it is replaced, with its successor's probe_private, and
+ * after its module is gone.  Point those calls at marker_iterate(), which
+ * calls whatever probes the site reads.
+ */
 static void marker_module_live(struct module *mod)
 {
 	struct marker_range *r;
 
-	list_for_each_entry(r, &marker_ranges, list)
-		if (r->mod == mod)
-			r->init_freed = true;
+	lockdep_assert_held(&markers_mutex);
+	list_for_each_entry(r, &marker_ranges, list) {
+		if (r->mod != mod)
+			continue;
+		marker_patch_init_calls(r);
+		/* A call refused is logged; it is left as it was. */
+		marker_batch_done();
+		r->init_freed = true;
+	}
 }
 
 /*
