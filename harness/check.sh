@@ -19,8 +19,10 @@ else
 fi
 # trace_event= enables a vmlinux marker's event at boot (test_events.sh).
 boot_ev="trace_event=markers:markers_kunit_noargs"
+# default preempts tasks in the kernel; debug does not (a held task then
+# gives its CPU up itself, and the patcher must never wait for it).
 boot_args_default="preempt=full $boot_ev"
-boot_args_debug="$boot_ev"
+boot_args_debug="preempt=none $boot_ev"
 boot_args_generic="$boot_ev"
 
 for v in $VARIANTS; do
