@@ -1058,7 +1058,8 @@ static void markers_x86_test_lock(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, i, LOCK_TOGGLES);
 	/* Every pass is inside a lock: emulated, never held. */
 	KUNIT_EXPECT_EQ(test, st.holds, st0.holds);
-	KUNIT_EXPECT_EQ(test, st.holding, 0);
+	/* The passers have exited: none is left holding. */
+	KUNIT_EXPECT_EQ(test, holding(), 0);
 	KUNIT_EXPECT_GT(test, atomic_long_read(&lt.passes), 0L);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
 }
@@ -1605,7 +1606,8 @@ static void markers_x86_test_chain(struct kunit *test)
 			    "the worst toggle took %llu ms", worst / NSEC_PER_MSEC);
 	KUNIT_EXPECT_GT(test, st.holds - st0.holds, 0UL);
 	KUNIT_EXPECT_GT(test, atomic_long_read(&ct.ipis), 0L);
-	KUNIT_EXPECT_EQ(test, st.holding, 0);
+	/* The passers have exited: none is left holding. */
+	KUNIT_EXPECT_EQ(test, holding(), 0);
 }
 
 static struct kunit_case markers_x86_hazard_cases[] = {
@@ -1744,6 +1746,40 @@ static void markers_x86_test_chunks(struct kunit *test)
 	marker_probe_unregister("markers_x86_chunks", probe_count, NULL);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_hits) - hits,
 			(long)CHUNK_SITES);
+}
+
+/*
+ * Only with CONFIG_PREEMPT_COUNT can the int3 handler tell that the
+ * trapped context could have been preempted; without it a spinlock
+ * leaves no trace, and every hit is emulated.  A task meeting the site
+ * mid-patch in a preemptible loop is held with it, emulated without.
+ */
+static void markers_x86_test_preempt_count(struct kunit *test)
+{
+	bool counted = IS_ENABLED(CONFIG_PREEMPT_COUNT);
+	struct marker_hold_stats st0, st;
+	long hits;
+
+	atomic_long_set(&probe_bad, 0);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_x86_hold",
+						       "magic %lu",
+						       probe_count, NULL));
+	hits = atomic_long_read(&probe_hits);
+	marker_x86_hold_stats(&st0);
+	hold_run(test, false, false, false);
+	marker_x86_hold_stats(&st);
+	marker_probe_unregister("markers_x86_hold", probe_count, NULL);
+
+	kunit_info(test, "CONFIG_PREEMPT_COUNT=%c: %lu held, %lu emulated\n",
+		   counted ? 'y' : 'n', st.holds - st0.holds,
+		   st.emulated - st0.emulated);
+	KUNIT_EXPECT_EQ(test, ht.passed, 1);
+	KUNIT_EXPECT_EQ(test, ht.held[2], counted);
+	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, counted ? 1UL : 0UL);
+	KUNIT_EXPECT_EQ(test, st.emulated - st0.emulated, counted ? 0UL : 1UL);
+	/* Disarmed: the pass, held or emulated, called no probe. */
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_hits), hits);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
 }
 
 #ifdef CONFIG_MARKERS_KUNIT_STRESS
@@ -1899,9 +1935,14 @@ static void markers_x86_test_stress(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, false));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
-	KUNIT_EXPECT_EQ(test, st.holding, 0);
+	/* The passers have exited: none is left holding. */
+	KUNIT_EXPECT_EQ(test, holding(), 0);
 	KUNIT_EXPECT_EQ(test, st.syncs - st0.syncs, 3UL * STRESS_TOGGLES);
-	KUNIT_EXPECT_GT(test, st.holds, st0.holds);
+	/* Tasks are held only where a preempt count says they may be. */
+	if (IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		KUNIT_EXPECT_GT(test, st.holds, st0.holds);
+	else
+		KUNIT_EXPECT_EQ(test, st.holds, st0.holds);
 	KUNIT_EXPECT_GT(test, atomic_long_read(&stress.nmi_passes), 0);
 	KUNIT_EXPECT_GT(test, atomic_long_read(&stress.timer_passes), 0);
 	KUNIT_EXPECT_LE(test, atomic_long_read(&probe_hits),
@@ -1915,6 +1956,7 @@ static void markers_x86_test_stress(struct kunit *test)
 static struct kunit_case markers_x86_cases[] = {
 	KUNIT_CASE(markers_x86_test_batch),
 	KUNIT_CASE(markers_x86_test_chunks),
+	KUNIT_CASE(markers_x86_test_preempt_count),
 #ifdef CONFIG_MARKERS_KUNIT_STRESS
 	KUNIT_CASE(markers_x86_test_stress),
 #endif
