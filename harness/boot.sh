@@ -20,13 +20,15 @@ mem=1024
 qemu=qemu-system-x86_64
 cpu=max
 guest=(-initrd "$b/initramfs.cpio.gz")
-if [ "$variant" = generic ]; then
+if kunit_only "$variant"; then
 	# No user space: the built-in KUnit suites run, then it reboots.
+	guest=()
+	set -- kunit_shutdown=reboot "$@"
+fi
+if [ "$variant" = generic ]; then
 	qemu=qemu-system-i386
 	# 32-bit Linux refuses SMP on the AMD K7 that -cpu max models here.
 	cpu=max,vendor=GenuineIntel
-	guest=()
-	set -- kunit_shutdown=reboot "$@"
 fi
 
 # Multi-threaded TCG runs each vCPU as a host thread.  With more than two

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build.sh VARIANT: configure and build the kernel, modules, kselftests and
-# the initramfs of one variant (default, debug, generic) in
-# out/build-VARIANT.  generic is i386 and builds the kernel alone: no
-# modules and no initramfs, its guest has no user space.
+# the initramfs of one variant (default, debug, generic, nopreempt) in
+# out/build-VARIANT.  generic (i386) and nopreempt (x86-64 without a
+# preempt count) build the kernel alone: no modules and no initramfs,
+# their guests have no user space.
 #
 # For harness/series-check.sh: NO_TREE=1 builds $OUT/src as it is,
 # LENIENT_CONFIG=1 lets requests for symbols the tree lacks (yet) go, and
@@ -18,6 +19,8 @@ arch=$(variant_arch "$variant")
 frags="$TOP/configs/base.config $TOP/configs/default.config"
 [ "$variant" = debug ] && frags="$frags $TOP/configs/debug.config"
 [ "$variant" = generic ] && frags="$TOP/configs/generic.config"
+[ "$variant" = nopreempt ] &&
+	frags="$TOP/configs/base.config $TOP/configs/nopreempt.config"
 export KBUILD_BUILD_USER=markers KBUILD_BUILD_HOST=harness
 # Paths relative to out/, so that clones of the repository share hits.
 export CCACHE_BASEDIR="$OUT"
@@ -47,13 +50,18 @@ configure() {
 		missing=1
 	done
 	[ $missing = 0 ] || die "$variant: configuration incomplete"
+	# What the variant is for: no preempt count, whatever selects it.
+	if [ "$variant" = nopreempt ] &&
+	   grep -qx 'CONFIG_PREEMPT_COUNT=y' "$b/.config"; then
+		die "$variant: something selects PREEMPT_COUNT"
+	fi
 	echo "$stamp" > "$b/.fragments"
 }
 
 build() {
 	local targets="bzImage modules"
 
-	[ "$variant" = generic ] && targets=bzImage
+	kunit_only "$variant" && targets=bzImage
 	log "$variant: building $targets"
 	if ! kmake -j"$JOBS" $targets > "$b/build.log" 2>&1; then
 		tail -40 "$b/build.log" >&2
@@ -89,5 +97,5 @@ install_guest() {
 [ "${NO_TREE:-}" = 1 ] || bash "$TOP/harness/tree.sh"
 configure
 build
-[ "$variant" = generic ] || [ "${BUILD_ONLY:-}" = 1 ] || install_guest
+kunit_only "$variant" || [ "${BUILD_ONLY:-}" = 1 ] || install_guest
 log "$variant: built $(kmake -s kernelrelease)"

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh: build every variant ($VARIANTS: default, debug and generic),
-# lint, and boot each with $SMP CPUs, where the built-in KUnit suites and
-# (but for generic) the kselftests run; count the results of all console
+# check.sh: build every variant ($VARIANTS: default, debug, generic and
+# nopreempt), lint, and boot each with $SMP CPUs, where the built-in KUnit
+# suites and (but for generic and nopreempt) the kselftests run; count the results of all console
 # logs.  The last line is `N passed, N failed`; non-zero if anything
 # failed.
 set -uo pipefail
@@ -24,6 +24,9 @@ boot_ev="trace_event=markers:markers_kunit_noargs"
 boot_args_default="preempt=full $boot_ev"
 boot_args_debug="preempt=none $boot_ev"
 boot_args_generic="$boot_ev"
+# No preempt count: the x86 suite whose cases say what a kernel without
+# one does (no task held), and the stress case.
+boot_args_nopreempt="kunit.filter_glob=markers_x86"
 
 for v in $VARIANTS; do
 	rm -f "$(builddir "$v")/console-check.log"

@@ -11,7 +11,7 @@ BASE_GIT=${SERIES_BASE:-$TOP/out/base.git}
 # are copied over the base tree.  Everything else is the project's own.
 OVERLAY_DIRS="arch Documentation include kernel lib samples scripts tools"
 JOBS=${JOBS:-$(nproc)}
-VARIANTS=${VARIANTS:-default debug generic}
+VARIANTS=${VARIANTS:-default debug generic nopreempt}
 
 log() { printf '>>> %s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
@@ -20,3 +20,7 @@ builddir() { echo "$OUT/build-$1"; }
 
 # The generic variant is i386 with KUnit only (see configs/generic.config).
 variant_arch() { [ "$1" = generic ] && echo i386 || echo x86_64; }
+
+# Variants whose guest has no user space: the built-in KUnit suites run,
+# then the kernel reboots.
+kunit_only() { [ "$1" = generic ] || [ "$1" = nopreempt ]; }
