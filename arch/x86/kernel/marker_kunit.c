@@ -1467,10 +1467,17 @@ static void markers_x86_test_held_patcher_cpu(struct kunit *test)
  * connects and disconnects a probe.  A held task has interrupts on: it
  * answers B's IPI, B lets L go, C gets it, and C answers the patcher's
  * sync.  Before, A was held with interrupts off, and every toggle waited
- * for the sync's patience to run out (about 500 ms).
+ * for the sync's patience to run out (about 500 ms; 271 ms on average).
+ *
+ * Under TCG a toggle's three syncs and a disconnect's grace period wait
+ * for vCPUs that the host runs in turn (4 on 2 cores here): with KASAN
+ * and lockdep the worst toggle took 92 to 204 ms without any hold.  So
+ * the worst toggle is held to 100 ms only in kernels without them; the
+ * mean toggle and the longest sync are, in every kernel.
  */
 #define CHAIN_TOGGLES	40
-#define CHAIN_WORST_MS	100
+#define CHAIN_MS	100
+#define CHAIN_DEBUG	(IS_ENABLED(CONFIG_KASAN) || IS_ENABLED(CONFIG_PROVE_LOCKING))
 
 static DEFINE_SPINLOCK(chain_lock);
 
@@ -1547,7 +1554,7 @@ static void markers_x86_test_chain(struct kunit *test)
 	};
 	struct task_struct *t[ARRAY_SIZE(fn)] = {};
 	struct marker_hold_stats st0, st;
-	u64 t0, dt, worst = 0, total = 0;
+	u64 t0, dt, worst = 0, total = 0, worst_of[2] = {};
 	int cpu, i, n = 0, toggles;
 
 	if (num_online_cpus() < 4)
@@ -1584,6 +1591,7 @@ static void markers_x86_test_chain(struct kunit *test)
 							      NULL));
 		dt = ktime_get_ns() - t0;
 		worst = max(worst, dt);
+		worst_of[i & 1] = max(worst_of[i & 1], dt);
 		total += dt;
 	}
 	toggles = i;
@@ -1594,16 +1602,23 @@ static void markers_x86_test_chain(struct kunit *test)
 		if (t[i])
 			kthread_stop(t[i]);
 
-	kunit_info(test, "%d connects and disconnects in %llu ms, the worst %llu ms; %ld passes, %ld IPIs, %ld irq-off lock takes; %lu holds, %lu emulated, %lu syncs; longest hold %llu us, longest sync %llu us\n",
+	kunit_info(test, "%d connects and disconnects in %llu ms, the worst %llu ms (connect %llu, disconnect %llu); %ld passes, %ld IPIs, %ld irq-off lock takes; %lu holds, %lu emulated, %lu syncs; longest hold %llu us, longest sync %llu us\n",
 		   toggles, total / NSEC_PER_MSEC, worst / NSEC_PER_MSEC,
+		   worst_of[0] / NSEC_PER_MSEC, worst_of[1] / NSEC_PER_MSEC,
 		   atomic_long_read(&ct.passes), atomic_long_read(&ct.ipis),
 		   atomic_long_read(&ct.takes), st.holds - st0.holds,
 		   st.emulated - st0.emulated, st.syncs - st0.syncs,
 		   st.max_hold_ns / 1000, st.max_sync_ns / 1000);
 	KUNIT_EXPECT_EQ(test, n, (int)ARRAY_SIZE(fn));
 	KUNIT_EXPECT_EQ(test, toggles, 2 * CHAIN_TOGGLES);
-	KUNIT_EXPECT_LT_MSG(test, worst, CHAIN_WORST_MS * NSEC_PER_MSEC,
-			    "the worst toggle took %llu ms", worst / NSEC_PER_MSEC);
+	KUNIT_EXPECT_LT_MSG(test, total / max(toggles, 1),
+			    CHAIN_MS * NSEC_PER_MSEC, "a toggle took %llu ms",
+			    total / max(toggles, 1) / NSEC_PER_MSEC);
+	KUNIT_EXPECT_LT(test, st.max_sync_ns, CHAIN_MS * NSEC_PER_MSEC);
+	if (!CHAIN_DEBUG)
+		KUNIT_EXPECT_LT_MSG(test, worst, CHAIN_MS * NSEC_PER_MSEC,
+				    "the worst toggle took %llu ms",
+				    worst / NSEC_PER_MSEC);
 	KUNIT_EXPECT_GT(test, st.holds - st0.holds, 0UL);
 	KUNIT_EXPECT_GT(test, atomic_long_read(&ct.ipis), 0L);
 	/* The passers have exited: none is left holding. */
