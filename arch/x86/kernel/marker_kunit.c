@@ -733,7 +733,7 @@ static void count_bp(struct perf_event *bp, struct perf_sample_data *data,
 }
 
 /*
- * A held CPU runs the site again when it is released, yet an execute
+ * A held task runs the site again when it is released, yet an execute
  * breakpoint on the site (perf's mem:ADDR:x) counts one pass once.
  */
 static void markers_x86_test_breakpoint(struct kunit *test)
