@@ -22,7 +22,6 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
-#include <linux/workqueue.h>
 
 #include "trace.h"
 #include "trace_output.h"
@@ -108,6 +107,8 @@ struct marker_event_field {
  * @name: the marker's name, the event's name
  * @format: the marker format the event was built from
  * @users: struct markers of loaded code with this name and format
+ * @owners: vmlinux and the modules with such markers, the event's owner
+ *	    (call.module, NULL for vmlinux) first
  * @refused: the last module whose format was refused, to say it once
  * @nr_ops: conversions in @ops and @fields
  * @nr_str: %s fields
@@ -125,6 +126,7 @@ struct marker_event {
 	char *name;
 	char *format;
 	unsigned int users;
+	struct list_head owners;
 	struct module *refused;
 	unsigned int nr_ops;
 	unsigned int nr_str;
@@ -134,6 +136,18 @@ struct marker_event {
 	const char *tail;
 	struct marker_event_field *fields;
 	struct marker_event_op ops[];
+};
+
+/**
+ * struct marker_event_owner - loaded code with markers of an event
+ * @list: link in the event's owners
+ * @mod: the module, NULL for vmlinux
+ * @markers: its struct markers of the event's name and format
+ */
+struct marker_event_owner {
+	struct list_head list;
+	struct module *mod;
+	unsigned int markers;
 };
 
 /*
@@ -783,9 +797,6 @@ static struct trace_event_fields marker_event_fields_array[] = {
 
 /* Connecting the probes. */
 
-static void marker_event_reap(struct work_struct *work);
-static DECLARE_WORK(marker_event_reap_work, marker_event_reap);
-
 static int marker_event_connect(struct marker_event *ev,
 				marker_probe_func *probe, void *data)
 {
@@ -804,8 +815,6 @@ static void marker_event_disconnect(struct marker_event *ev,
 	marker_probe_unregister(ev->name, probe, data);
 	/* The trace core frees the file, or perf the buffers, once we return. */
 	marker_synchronize_unregister();
-	if (!ev->users)
-		schedule_work(&marker_event_reap_work);
 }
 
 static int marker_event_reg(struct trace_event_call *call,
@@ -872,7 +881,8 @@ static struct marker_event *marker_event_alloc(const struct marker *m)
 	return ev;
 }
 
-static struct marker_event *marker_event_create(const struct marker *m)
+static struct marker_event *marker_event_create(const struct marker *m,
+						struct module *mod)
 {
 	struct trace_event_call *call;
 	struct marker_event *ev;
@@ -903,6 +913,14 @@ static struct marker_event *marker_event_create(const struct marker *m)
 	ret = trace_add_event_call(call);
 	if (ret)
 		goto err_unregister;
+	/*
+	 * Owned by the module, as its TRACE_EVENT events are: whoever takes a
+	 * reference on the event (perf, an enable_event trigger, a hist
+	 * action) holds the module.  Nobody can have taken one before this:
+	 * they all take event_mutex, which the caller holds.
+	 */
+	call->module = mod;
+	INIT_LIST_HEAD(&ev->owners);
 	hash_add(marker_event_table, &ev->hlist,
 		 full_name_hash(NULL, ev->name, strlen(ev->name)));
 	return ev;
@@ -916,57 +934,67 @@ err:
 	return NULL;
 }
 
-/* Stop every file of the event, as the trace core does for a module. */
+/*
+ * Take everything off every file of the event, in every instance: its
+ * triggers, and enabling.  The trace core's own removal leaves a file
+ * that triggers keep in soft mode enabled, its probe connected.
+ */
 static void marker_event_stop_files(struct marker_event *ev)
 {
 	struct trace_event_file *file;
 	struct trace_array *tr;
 
-	list_for_each_entry(tr, &ftrace_trace_arrays, list)
-		list_for_each_entry(file, &tr->events, list)
-			if (file->event_call == &ev->call &&
-			    (file->flags & EVENT_FILE_FL_ENABLED))
+	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
+		list_for_each_entry(file, &tr->events, list) {
+			if (file->event_call != &ev->call)
+				continue;
+			clear_event_file_triggers(file);
+			if (file->flags & EVENT_FILE_FL_ENABLED)
 				trace_event_enable_disable(file, 0, 0);
+		}
+	}
 }
 
 /*
- * Remove an event no loaded code has a marker of, unless perf or a
- * trigger still uses it: then it stays, without sites, until the last
- * user goes (marker_event_disconnect()).
+ * Remove an event that no loaded code has a marker of.  Nothing holds it:
+ * what takes a reference on it holds its owner module, which is going.
+ * Its records are cleared with the module's, by the trace core's notifier.
  */
 static void marker_event_remove(struct marker_event *ev)
 {
 	lockdep_assert_held(&event_mutex);
 	marker_event_stop_files(ev);
-	if (trace_remove_event_call(&ev->call)) {
-		pr_info_ratelimited("event %s: in use, removed once unused\n",
-				    ev->name);
+	if (WARN(trace_remove_event_call(&ev->call),
+		 "markers: event %s still in use: left behind\n", ev->name)) {
+		ev->call.module = NULL;
 		return;
 	}
 	hash_del(&ev->hlist);
 	marker_event_free(ev);
 }
 
-static void marker_event_reap(struct work_struct *work)
+static struct marker_event_owner *
+marker_event_owner(struct marker_event *ev, struct module *mod)
 {
-	struct marker_event *ev;
-	struct hlist_node *tmp;
-	int bkt;
+	struct marker_event_owner *o;
 
-	mutex_lock(&event_mutex);
-	hash_for_each_safe(marker_event_table, bkt, tmp, ev, hlist)
-		if (!ev->users)
-			marker_event_remove(ev);
-	mutex_unlock(&event_mutex);
+	list_for_each_entry(o, &ev->owners, list)
+		if (o->mod == mod)
+			return o;
+	return NULL;
 }
 
-/* Count @m among its event's users, creating the event first. */
+/*
+ * Count @m of @mod (NULL for vmlinux) among its event's users, creating
+ * the event first, owned by @mod.
+ */
 static void marker_event_get(const struct marker *m, struct module *mod)
 {
 	struct marker_event *ev = marker_event_find(m->name);
+	struct marker_event_owner *o;
 
 	if (!ev) {
-		ev = marker_event_create(m);
+		ev = marker_event_create(m, mod);
 		if (!ev)
 			return;
 	} else if (strcmp(ev->format, m->format)) {
@@ -977,16 +1005,51 @@ static void marker_event_get(const struct marker *m, struct module *mod)
 		ev->refused = mod;
 		return;
 	}
+	o = marker_event_owner(ev, mod);
+	if (!o) {
+		o = kzalloc(sizeof(*o), GFP_KERNEL);
+		if (!o) {
+			/* The marker takes no part in the event. */
+			if (!ev->users)
+				marker_event_remove(ev);
+			return;
+		}
+		o->mod = mod;
+		list_add_tail(&o->list, &ev->owners);
+	}
+	o->markers++;
 	ev->users++;
 }
 
-static void marker_event_put(const struct marker *m)
+/*
+ * @m of the going @mod no longer counts.  When the event's owner has no
+ * marker of it left, the event goes; or, if other modules have markers
+ * of it, the next one owns it, and it stays with its state.  Nothing
+ * holds a reference on the event then: it would hold @mod.
+ */
+static void marker_event_put(const struct marker *m, struct module *mod)
 {
 	struct marker_event *ev = marker_event_find(m->name);
+	struct marker_event_owner *o;
 
-	if (!ev || strcmp(ev->format, m->format) || WARN_ON(!ev->users))
+	if (!ev || strcmp(ev->format, m->format))
 		return;
-	if (!--ev->users)
+	/* None if no memory was left to count it. */
+	o = marker_event_owner(ev, mod);
+	if (!o || WARN_ON(!ev->users))
+		return;
+	ev->users--;
+	if (--o->markers)
+		return;
+	list_del(&o->list);
+	kfree(o);
+	if (ev->call.module != mod)
+		return;
+	o = list_first_entry_or_null(&ev->owners, struct marker_event_owner,
+				     list);
+	if (o)
+		ev->call.module = o->mod;
+	else
 		marker_event_remove(ev);
 }
 
@@ -1002,33 +1065,46 @@ static void marker_events_add(struct marker *start, struct marker *stop,
 }
 
 #ifdef CONFIG_MODULES
-static int marker_events_module_notify(struct notifier_block *nb,
-				       unsigned long val, void *data)
+/* A module's events, after the markers core (priority 1) saw its sites. */
+static int marker_events_coming(struct notifier_block *nb, unsigned long val,
+				void *data)
+{
+	struct module *mod = data;
+
+	if (val != MODULE_STATE_COMING || !mod->num_markers)
+		return NOTIFY_DONE;
+	marker_events_add(mod->markers, mod->markers + mod->num_markers, mod);
+	return NOTIFY_OK;
+}
+
+/*
+ * Before the trace core's notifier (priority 1), which would remove the
+ * events the module owns without taking their triggers off first, and
+ * which then clears the buffers that held records of removed events.
+ */
+static int marker_events_going(struct notifier_block *nb, unsigned long val,
+			       void *data)
 {
 	struct module *mod = data;
 	struct marker *m;
 
-	if (!mod->num_markers)
+	if (val != MODULE_STATE_GOING || !mod->num_markers)
 		return NOTIFY_DONE;
-	switch (val) {
-	case MODULE_STATE_COMING:
-		marker_events_add(mod->markers,
-				  mod->markers + mod->num_markers, mod);
-		break;
-	case MODULE_STATE_GOING:
-		mutex_lock(&event_mutex);
-		for (m = mod->markers; m < mod->markers + mod->num_markers; m++)
-			marker_event_put(m);
-		mutex_unlock(&event_mutex);
-		break;
-	}
+	mutex_lock(&event_mutex);
+	for (m = mod->markers; m < mod->markers + mod->num_markers; m++)
+		marker_event_put(m, mod);
+	mutex_unlock(&event_mutex);
 	return NOTIFY_OK;
 }
 
-/* After the markers core's notifier (priority 1): its sites are known. */
-static struct notifier_block marker_events_module_nb = {
-	.notifier_call = marker_events_module_notify,
+static struct notifier_block marker_events_coming_nb = {
+	.notifier_call = marker_events_coming,
 	.priority = 0,
+};
+
+static struct notifier_block marker_events_going_nb = {
+	.notifier_call = marker_events_going,
+	.priority = 2,
 };
 #endif
 
@@ -1041,7 +1117,8 @@ static int __init marker_events_init(void)
 {
 	marker_events_add(__start___markers_meta, __stop___markers_meta, NULL);
 #ifdef CONFIG_MODULES
-	return register_module_notifier(&marker_events_module_nb);
+	return register_module_notifier(&marker_events_coming_nb) ?:
+	       register_module_notifier(&marker_events_going_nb);
 #else
 	return 0;
 #endif

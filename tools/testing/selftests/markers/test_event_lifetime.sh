@@ -7,7 +7,8 @@
 # unload is refused until that lets go.  What is set on the event itself
 # (enabling, in any instance, a filter, its own triggers) goes with it:
 # the unload is allowed, the event's records are cleared from every
-# buffer, and a reload brings the event back as new.
+# buffer, and a reload brings the event back as new.  An event that two
+# modules' markers share passes from one to the other with its state.
 . "$(dirname "$0")/lib.sh"
 require_root
 require_module test_marker_events
@@ -20,7 +21,7 @@ I=$T/instances/markers_life
 ready=/tmp/markers-life.ready
 finished=/tmp/markers-life.finished
 export PAGER=cat PERF_PAGER=cat
-modprobe -q -r test_marker_events 2>/dev/null
+modprobe -q -r test_marker_events_clash test_marker_events 2>/dev/null
 rmdir $I 2>/dev/null
 mkdir $I
 echo > $T/trace
@@ -106,6 +107,26 @@ if command -v perf > /dev/null; then
 else
 	echo "# no perf: the perf holder is not tried"
 fi
+
+# Shared: test_marker_events_clash has tme_dup too.  The event belongs to
+# the module that made it; when that one goes, to the other, with its
+# state.
+C=/sys/module/test_marker_events_clash/parameters
+check "test_marker_events loads, then test_marker_events_clash" \
+	sh -c 'modprobe test_marker_events && modprobe test_marker_events_clash'
+echo 'x > 5' > $E/tme_dup/filter
+echo 1 > $E/tme_dup/enable
+echo > $T/trace
+check "the owner unloads" modprobe -r test_marker_events
+check "  the shared event stays, enabled and filtered" \
+	eq "$(cat $E/tme_dup/enable) $(cat $E/tme_dup/filter)" "1 x > 5"
+echo 3 > $C/pass
+echo 7 > $C/pass
+check "  and records the other module's passes" \
+	eq "$(sed -n 's/.* tme_dup: //p' $T/trace)" "x 7 x -7"
+check "the other unloads too" modprobe -r test_marker_events_clash
+check "  the event is gone" test ! -d $E/tme_dup
+check "  and its records" eq "$(grep -c 'tme_' $T/trace)" 0
 
 check "no splat" eq "$(dmesg | grep -c -e 'BUG' -e 'WARNING' -e 'KASAN' -e 'Oops')" 0
 echo 0 > $I/events/markers/enable 2>/dev/null

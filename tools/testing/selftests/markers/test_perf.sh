@@ -56,40 +56,9 @@ check "  counts 1000 passes of a burst" \
 	1000
 [ "$rc" = 0 ] || printf '%s\n' "$out"
 
-# The module goes while perf has its event open: the event stays, with
-# no site, until perf lets it go; then it goes too.
-E=/sys/kernel/tracing/events/markers
-# perf opens its events before it starts the command, which says so and
-# then waits (60 s at most) for the test to be done with the module.
-ready=/tmp/markers-perf.ready
-finished=/tmp/markers-perf.finished
-rm -f $ready $finished
-perf stat -e markers:tme_basic -a -- sh -c "touch $ready; i=0;
-	while [ ! -e $finished ] && [ \$i -lt 600 ]; do
-		sleep 0.1; i=\$((i + 1)); done" > /dev/null 2>&1 &
-i=0
-while [ ! -e $ready ] && [ $i -lt 600 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-check "perf has the event open" test -e $ready
-check "unloaded while perf counts its event" modprobe -r test_marker_events
-check "  the event stays while perf has it" test -d $E/tme_basic
-check "  said so" \
-	eq "$(dmesg | grep -c 'markers: event tme_basic: in use, removed once unused')" 1
-touch $finished
-wait
-i=0
-while [ -d $E/tme_basic ] && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-check "  and goes once perf is done" test ! -d $E/tme_basic
-check "loaded again, its event is back" modprobe test_marker_events
-check "  and counts" eq "$(perf stat -x, -e markers:tme_basic -- \
-	sh -c "echo 10 > $M/burst" 2>&1 | grep ',markers:tme_basic,' |
-	cut -d, -f1)" 10
+# perf holds the module of an event it has open, as for any module's
+# event: test_event_lifetime.sh.
 
 check "test_marker_events unloads" modprobe -r test_marker_events
-rm -f $data $log $log.pid $ready $finished
+rm -f $data $log $log.pid
 exit $rc
