@@ -61,7 +61,7 @@ checkpatch() { # patch
 }
 for p in $patches; do
 	name=$(basename "$p")
-	if ! git -C "$sc/src" am -q "$p"; then
+	if ! git -c gc.auto=0 -C "$sc/src" am -q "$p"; then
 		git -C "$sc/src" am --abort
 		fail "$name does not apply"
 		break

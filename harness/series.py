@@ -43,6 +43,11 @@ def die(msg):
 
 def run(cmd, **kw):
     kw.setdefault('check', True)
+    if cmd[0] == 'git':
+        # No gc --auto behind our back: a detached gc that a commit
+        # started kept writing into base.git.tmp while it was removed.
+        cmd = ['git', '-c', 'gc.auto=0', '-c', 'maintenance.auto=false'] + \
+            list(cmd[1:])
     return subprocess.run(cmd, **kw)
 
 
