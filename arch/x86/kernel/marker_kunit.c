@@ -447,10 +447,12 @@ static void markers_x86_test_refuse(struct kunit *test)
 
 /*
  * A kprobe on the site's first byte counts every pass exactly, while the
- * site is armed and disarmed under it with passers on the other CPUs.
+ * site is armed and disarmed under it with passers on every CPU, the
+ * patcher's own included: between two patches the patcher lets them run.
  */
 #define KPROBE_PASSES	2000
 #define KPROBE_TOGGLES	200
+#define KPROBE_SECONDS	120
 
 static atomic_long_t kprobe_hits;
 static atomic_t kprobe_passers_done;
@@ -486,6 +488,7 @@ static void markers_x86_test_kprobe_toggle(struct kunit *test)
 	const struct marker_site *s = site_of("markers_x86_hold");
 	struct task_struct *t[NR_CPUS] = {};
 	struct kprobe *kp;
+	unsigned long end = jiffies + KPROBE_SECONDS * HZ;
 	int cpu, i, n = 0, refused = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
@@ -499,8 +502,6 @@ static void markers_x86_test_kprobe_toggle(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, register_kprobe(kp));
 
 	for_each_online_cpu(cpu) {
-		if (cpu == raw_smp_processor_id())
-			continue;
 		t[cpu] = kthread_create_on_cpu(kprobe_passer, NULL, cpu,
 					       "markers_kp/%u");
 		if (IS_ERR(t[cpu])) {
@@ -511,8 +512,13 @@ static void markers_x86_test_kprobe_toggle(struct kunit *test)
 		n++;
 	}
 	/* At least KPROBE_TOGGLES, and until every passer is done. */
-	for (i = 0; i < KPROBE_TOGGLES || passers_running(n); i++)
+	for (i = 0; i < KPROBE_TOGGLES || passers_running(n); i++) {
+		if (time_after(jiffies, end))
+			break;
 		refused += !!arch_marker_site_set(s, i & 1);
+		/* Without preemption, the passer here runs only now. */
+		cond_resched();
+	}
 	for_each_online_cpu(cpu)
 		if (t[cpu])
 			kthread_stop(t[cpu]);
@@ -522,6 +528,9 @@ static void markers_x86_test_kprobe_toggle(struct kunit *test)
 	kunit_info(test, "%d toggles, %ld probe hits of %d passes\n", i,
 		   atomic_long_read(&probe_hits), n * KPROBE_PASSES);
 	KUNIT_EXPECT_EQ(test, refused, 0);
+	KUNIT_EXPECT_FALSE_MSG(test, passers_running(n),
+			       "passers still running after %d s",
+			       KPROBE_SECONDS);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&kprobe_hits),
 			(long)n * KPROBE_PASSES);
 	KUNIT_EXPECT_LE(test, atomic_long_read(&probe_hits),
@@ -1036,8 +1045,10 @@ static void markers_x86_test_lock(struct kunit *test)
 
 	marker_x86_hold_stats_reset_max();
 	marker_x86_hold_stats(&st0);
-	for (i = 0; i < LOCK_TOGGLES && time_before(jiffies, end); i++)
+	for (i = 0; i < LOCK_TOGGLES && time_before(jiffies, end); i++) {
 		arch_marker_site_set(s, i & 1);
+		cond_resched();
+	}
 	marker_x86_hold_stats(&st);
 
 	WRITE_ONCE(lt.stop, 1);
