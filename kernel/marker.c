@@ -78,6 +78,9 @@ struct marker_entry {
  * @init_freed: init text is gone, or about to go: its sites are never
  *		written again.  Set under markers_mutex before the text is
  *		freed, so that no batch is pending then.
+ *
+ * Only patchable sites need the init text's bounds: jump labels keep off
+ * freed init text by themselves, and a flag test writes no text.
  */
 struct marker_range {
 	struct list_head list;
@@ -91,8 +94,8 @@ struct marker_range {
 	struct marker_call *calls_stop;
 	unsigned long init_start;
 	unsigned long init_end;
-#endif
 	bool init_freed;
+#endif
 };
 
 /*
@@ -103,8 +106,10 @@ struct marker_range {
  *
  * Lock order: markers_mutex -> kprobe_mutex (kprobe_text_lock()) -> CPU
  * hotplug lock -> text_mutex.  The arch's arch_marker_change() takes the
- * last three, as kprobes takes them; the debugfs sites file walks kallsyms
- * and module_mutex before it takes markers_mutex.
+ * last three, as kprobes takes them; where sites are jump labels instead,
+ * static_branch_enable() takes the CPU hotplug lock -> jump_label_mutex
+ * (-> text_mutex).  The debugfs sites file walks kallsyms and module_mutex
+ * before it takes markers_mutex.
  *
  * The hit path, marker_call(), takes no lock: it reads struct
  * marker::probes with preemption off (rcu_read_lock_sched_notrace()), and
@@ -285,6 +290,27 @@ static bool marker_format_ok(const struct marker *m, const char *format)
 	return !format || !strcmp(m->format, format);
 }
 
+#ifdef CONFIG_MARKERS_STATIC_KEYS
+/*
+ * Sites that are jump labels follow @m's probes.  They call marker_call(),
+ * which calls the closures of the array it reads, so the order does not
+ * matter: the array is published before the key is enabled, and the key
+ * disabled after it is cleared, as the state above.  jump_label keeps off
+ * freed init text and handles modules.
+ */
+static void marker_key_set(struct marker *m, bool connected)
+{
+	if (connected)
+		static_branch_enable(&m->key);
+	else
+		static_branch_disable(&m->key);
+}
+#else
+static inline void marker_key_set(struct marker *m, bool connected)
+{
+}
+#endif
+
 /* Point @m at @e's probes, or disconnect it; keep format mismatches out. */
 static void marker_connect(struct marker *m, const struct marker_entry *e,
 			   struct module *mod)
@@ -302,6 +328,7 @@ static void marker_connect(struct marker *m, const struct marker_entry *e,
 	}
 	rcu_assign_pointer(m->probes, p);
 	WRITE_ONCE(m->state, !!p);
+	marker_key_set(m, p);
 }
 
 /*
@@ -1190,6 +1217,7 @@ bool marker_is_loaded(const char *name)
 }
 EXPORT_SYMBOL_GPL(marker_is_loaded);
 
+#ifdef CONFIG_HAVE_ARCH_MARKERS
 /**
  * marker_free_init_mem() - vmlinux init memory is about to be freed
  *
@@ -1203,6 +1231,7 @@ void __init marker_free_init_mem(void)
 	marker_vmlinux.init_freed = true;
 	mutex_unlock(&markers_mutex);
 }
+#endif
 
 /**
  * marker_synchronize_unregister() - wait for probe calls in flight
@@ -1273,11 +1302,6 @@ static void marker_patch_init_calls(const struct marker_range *r)
 		v->target = (unsigned long)marker_iterate;
 	}
 }
-#else
-static void marker_patch_init_calls(const struct marker_range *r)
-{
-}
-#endif
 
 /*
  * The module's init text is freed once this returns, and its sites are
@@ -1302,6 +1326,11 @@ static void marker_module_live(struct module *mod)
 		r->init_freed = true;
 	}
 }
+#else
+static inline void marker_module_live(struct module *mod)
+{
+}
+#endif
 
 /*
  * A going module's code may still run: a write to one of its parameters

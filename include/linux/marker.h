@@ -20,6 +20,7 @@
 #include <linux/compiler.h>
 #include <linux/context_tracking_state.h>
 #include <linux/err.h>
+#include <linux/jump_label.h>
 #include <linux/rcupdate.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
@@ -65,6 +66,8 @@ struct marker_probe_closure {
  * @state: non-zero while probes are connected; tested by the sites that
  *	   are never patched (_trace_mark(), and MARK() without arch support)
  * @probes: NULL-terminated array of connected probes, or NULL
+ * @key: enabled while probes are connected, where sites are jump labels
+ *	 (CONFIG_MARKERS_STATIC_KEYS)
  *
  * One per expansion, in the __markers_meta section.  A static inline
  * function inlined in several places has one struct marker and, with arch
@@ -76,6 +79,9 @@ struct marker {
 	const char *format;
 	int state;
 	struct marker_probe_closure __rcu *probes;
+#ifdef CONFIG_MARKERS_STATIC_KEYS
+	struct static_key_false key;
+#endif
 } __aligned(8);
 
 #ifdef CONFIG_MARKERS
@@ -196,7 +202,7 @@ bool arch_marker_site_armed(const struct marker_site *s);
 
 #else /* !CONFIG_HAVE_ARCH_MARKERS */
 
-/* No patchable sites: every MARK() tests its struct marker in memory. */
+/* No patchable sites of the architecture's own. */
 struct marker_site { };
 
 /* Probes read the arguments with va_arg(). */
@@ -205,8 +211,26 @@ static inline const u64 *arch_marker_va_slots(va_list *args)
 	return NULL;
 }
 
+#ifdef CONFIG_MARKERS_STATIC_KEYS
+/*
+ * A jump label on the marker's key, which the core enables while probes
+ * are connected: a NOP until then, as a tracepoint's site.
+ */
+#define __MARK_SITE(name, call_private, format, args...)		\
+	do {								\
+		__MARK_DEFINE(__marker_##name, #name, format, ## args);	\
+		if (static_branch_unlikely(&__marker_##name.key)) {	\
+			marker_call(&__marker_##name, call_private,	\
+				    ## args);				\
+			/* No tail call: keep the caller's frame. */	\
+			barrier();					\
+		}							\
+	} while (0)
+#else
+/* No jump labels either: the site tests its struct marker in memory. */
 #define __MARK_SITE(name, call_private, format, args...)		\
 	__MARK_UNPATCHED(name, call_private, format, ## args)
+#endif
 
 #endif /* CONFIG_HAVE_ARCH_MARKERS */
 
@@ -214,12 +238,19 @@ static inline const u64 *arch_marker_va_slots(va_list *args)
  * The metadata of one expansion, and the compile-time check of the
  * arguments against the format (GCC checks a const array's initializer).
  */
+#ifdef CONFIG_MARKERS_STATIC_KEYS
+#define __MARK_KEY_INIT		.key = STATIC_KEY_FALSE_INIT,
+#else
+#define __MARK_KEY_INIT
+#endif
+
 #define __MARK_DEFINE(var, mname, mformat, args...)			\
 	static const char var##_fmt[] = mformat;			\
 	static struct marker var __used __aligned(8)			\
 	__section("__markers_meta") = {					\
 		.name = mname,						\
 		.format = var##_fmt,					\
+		__MARK_KEY_INIT						\
 	};								\
 	if (0)								\
 		__marker_check_format(var##_fmt, ## args)
@@ -254,7 +285,14 @@ void *marker_get_private_data(const char *name, marker_probe_func *probe,
 			      int num);
 void marker_synchronize_unregister(void);
 bool marker_is_loaded(const char *name);
+#ifdef CONFIG_HAVE_ARCH_MARKERS
 void marker_free_init_mem(void);
+#else
+/* Jump labels keep off freed init text, and a flag test writes none. */
+static inline void marker_free_init_mem(void)
+{
+}
+#endif
 
 #else /* !CONFIG_MARKERS */
 
