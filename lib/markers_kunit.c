@@ -10,12 +10,16 @@
 #include <linux/hardirq.h>
 #include <linux/irq_work.h>
 #include <linux/interrupt.h>
+#include <linux/jump_label.h>
 #include <linux/kallsyms.h>
 #include <linux/kthread.h>
 #include <linux/kprobes.h>
 #include <linux/marker.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
+#ifdef CONFIG_ARM64
+#include <asm/insn.h>
+#endif
 
 #define MAX_CALLS 8
 
@@ -978,6 +982,88 @@ static void markers_test_stacktrace(struct kunit *test)
 }
 #endif
 
+#ifdef CONFIG_MARKERS_STATIC_KEYS
+/* The struct marker of the one expansion of @name in vmlinux. */
+static struct marker *marker_of(const char *name)
+{
+	struct marker *m;
+
+	for (m = __start___markers_meta; m < __stop___markers_meta; m++)
+		if (!strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
+/* The jump labels on @m's key in vmlinux: its sites. */
+static int jump_sites_of(struct marker *m, struct jump_entry **v, int max)
+{
+	struct jump_entry *e;
+	int n = 0;
+
+	for (e = __start___jump_table; e < __stop___jump_table; e++) {
+		if (jump_entry_key(e) != &m->key.key)
+			continue;
+		if (n < max)
+			v[n] = e;
+		n++;
+	}
+	return n;
+}
+
+#define MAX_JUMP_SIZE	8
+
+/*
+ * Where jump labels make the sites: a disconnected marker's site is a
+ * NOP (the arch's one, on arm64), connecting a probe turns it into a
+ * branch and disconnecting it turns it back, and kprobes keeps off it as
+ * off any jump label.
+ */
+static void markers_test_jump_labels(struct kunit *test)
+{
+	struct marker *m = marker_of("markers_kunit_basic");
+	u8 off[MAX_JUMP_SIZE], on[MAX_JUMP_SIZE];
+	struct probe_log l = {};
+	struct jump_entry *e;
+	void *code;
+	int size;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_EQ(test, jump_sites_of(m, &e, 1), 1);
+	code = (void *)jump_entry_code(e);
+	size = jump_entry_size(e);
+	KUNIT_ASSERT_LE(test, size, MAX_JUMP_SIZE);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&m->key));
+	memcpy(off, code, size);
+#ifdef CONFIG_ARM64
+	KUNIT_EXPECT_EQ(test, le32_to_cpup((__le32 *)off),
+			aarch64_insn_gen_nop());
+#endif
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
+						       "value %d", probe_int,
+						       &l));
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&m->key));
+	memcpy(on, code, jump_entry_size(e));
+	KUNIT_EXPECT_NE(test, 0, memcmp(on, off, size));
+	pass_basic(7);
+	KUNIT_EXPECT_EQ(test, l.calls, 1);
+	KUNIT_EXPECT_EQ(test, l.args[0], 7LL);
+#ifdef CONFIG_KPROBES
+	{
+		struct kprobe kp = { .addr = code };
+
+		KUNIT_EXPECT_EQ(test, -EINVAL, register_kprobe(&kp));
+	}
+#endif
+
+	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&m->key));
+	KUNIT_EXPECT_EQ(test, 0, memcmp(code, off, size));
+	pass_basic(8);
+	KUNIT_EXPECT_EQ(test, l.calls, 1);
+}
+#endif
+
 static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_connect),
 	KUNIT_CASE(markers_test_args),
@@ -1004,6 +1090,9 @@ static struct kunit_case markers_test_cases[] = {
 #ifdef CONFIG_KPROBES
 	KUNIT_CASE(markers_test_kprobe_sym),
 #endif
+#endif
+#ifdef CONFIG_MARKERS_STATIC_KEYS
+	KUNIT_CASE(markers_test_jump_labels),
 #endif
 #ifdef CONFIG_STACKTRACE
 	KUNIT_CASE(markers_test_stacktrace),
