@@ -62,9 +62,15 @@ check "tme_noname: arg1, arg2, arg3" eq "$(pfmt tme_noname)" \
 	'"%d-%u %s", REC->arg1, REC->arg2, __get_str(arg3)'
 check "tme_dup: duplicate names made unique" eq "$(pfmt tme_dup)" \
 	'"x %d x %d", REC->x, REC->x_2'
+# A char field is signed as the kernel's char is (as TRACE_EVENT's is):
+# unsigned on arm, arm64, powerpc, riscv and s390 in 6.1.
+case "$(uname -m)" in
+arm*|aarch64|ppc*|powerpc*|riscv*|s390*)	char_signed=0 ;;
+*)						char_signed=1 ;;
+esac
 check "tme_ints: every conversion typed" \
 	eq "$(fields tme_ints | tr '\n' ,)" \
-	"$(j "char c 8 1 1,int hh 12 4 1,unsigned int uhh 16 4 0," \
+	"$(j "char c 8 1 $char_signed,int hh 12 4 1,unsigned int uhh 16 4 0," \
 		"int h 20 4 1,unsigned int uh 24 4 0,int i 28 4 1," \
 		"unsigned int u 32 4 0,unsigned int x 36 4 0," \
 		"unsigned int X 40 4 0,unsigned int o 44 4 0,")"
