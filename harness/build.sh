@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build.sh VARIANT: configure and build the kernel, modules, kselftests and
-# the initramfs of one variant (default, debug, generic, nopreempt) in
-# out/build-VARIANT.  generic (i386) and nopreempt (x86-64 without a
+# the initramfs of one variant (default, debug, generic, nopreempt, arm64)
+# in out/build-VARIANT.  generic (i386) and nopreempt (x86-64 without a
 # preempt count) build the kernel alone: no modules and no initramfs,
-# their guests have no user space.
+# their guests have no user space.  arm64 is cross-built, and its guest
+# runs the kselftests that harness/kselftests-arm64 lists.
 #
 # For harness/series-check.sh: NO_TREE=1 builds $OUT/src as it is,
 # LENIENT_CONFIG=1 lets requests for symbols the tree lacks (yet) go, and
@@ -16,15 +17,21 @@ set -euo pipefail
 variant=${1:?variant}
 b=$(builddir "$variant")
 arch=$(variant_arch "$variant")
+cross=$(variant_cross "$variant")
+image=$(variant_image "$variant")
 frags="$TOP/configs/base.config $TOP/configs/default.config"
 [ "$variant" = debug ] && frags="$frags $TOP/configs/debug.config"
 [ "$variant" = generic ] && frags="$TOP/configs/generic.config"
 [ "$variant" = nopreempt ] &&
 	frags="$TOP/configs/base.config $TOP/configs/nopreempt.config"
+[ "$variant" = arm64 ] && frags="$TOP/configs/arm64.config"
 export KBUILD_BUILD_USER=markers KBUILD_BUILD_HOST=harness
 # Paths relative to out/, so that clones of the repository share hits.
 export CCACHE_BASEDIR="$OUT"
-kmake() { make -s -C "$SRC" O="$b" ARCH="$arch" CC="ccache gcc" "$@"; }
+kmake() {
+	make -s -C "$SRC" O="$b" ARCH="$arch" CROSS_COMPILE="$cross" \
+		CC="ccache ${cross}gcc" "$@"
+}
 
 configure() {
 	local stamp
@@ -59,9 +66,11 @@ configure() {
 }
 
 build() {
-	local targets="bzImage modules"
+	local targets="${image##*/} modules"
 
-	kunit_only "$variant" && targets=bzImage
+	kunit_only "$variant" && targets=${image##*/}
+	# Not for its guest: harness/jump-check.py reads one of them.
+	[ "$variant" = generic ] && targets="$targets modules"
 	log "$variant: building $targets"
 	if ! kmake -j"$JOBS" $targets > "$b/build.log" 2>&1; then
 		tail -40 "$b/build.log" >&2
@@ -78,16 +87,30 @@ install_guest() {
 	log "$variant: assembling initramfs"
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,harness}
-	cp /bin/busybox "$root/bin/busybox"
+	if [ "$variant" = arm64 ]; then
+		cp "$BUSYBOX_ARM64" "$root/bin/busybox"
+	else
+		cp /bin/busybox "$root/bin/busybox"
+	fi
 	kmake INSTALL_MOD_PATH="$root" modules_install >/dev/null
 	rm -f "$root"/lib/modules/*/{build,source}
-	make -s -C "$SRC/tools/testing/selftests" TARGETS=markers \
+	# O=: each variant builds its helpers for its own architecture.
+	make -s -C "$SRC/tools/testing/selftests" TARGETS=markers O="$b" \
+		ARCH="$arch" CROSS_COMPILE="$cross" \
 		USERLDFLAGS=-static INSTALL_PATH="$root/kselftest" install \
 		> "$b/kselftest.log" 2>&1 ||
 		{ cat "$b/kselftest.log" >&2; die "kselftest install failed"; }
-	bash "$TOP/harness/guest-tools.sh" "$root" ||
-		die "$variant: copying trace-cmd and perf into the guest failed"
 	cp "$TOP"/harness/guest/* "$root/harness/"
+	# Debian's trace-cmd and perf are the host's: x86-64 guests only.
+	if [ -z "$cross" ]; then
+		bash "$TOP/harness/guest-tools.sh" "$root" ||
+			die "$variant: copying trace-cmd and perf into the guest failed"
+	fi
+	# The kselftests that make sense where the variant runs; all if no list.
+	if [ -f "$TOP/harness/kselftests-$variant" ]; then
+		grep -v '^#' "$TOP/harness/kselftests-$variant" \
+			> "$root/harness/kselftests"
+	fi
 	mv "$root/harness/init" "$root/init"
 	chmod +x "$root/init" "$root"/harness/*
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) \

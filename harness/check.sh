@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh: build every variant ($VARIANTS: default, debug, generic and
-# nopreempt), lint, and boot each with $SMP CPUs, where the built-in KUnit
-# suites and (but for generic and nopreempt) the kselftests run; count the results of all console
-# logs.  The last line is `N passed, N failed`; non-zero if anything
+# check.sh: build every variant ($VARIANTS: default, debug, generic,
+# nopreempt and arm64), lint, and boot each with $SMP CPUs, where the
+# built-in KUnit suites and (but for generic and nopreempt) the kselftests
+# run; count the results of all console logs.  The last line is `N passed, N failed`; non-zero if anything
 # failed.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -27,6 +27,8 @@ boot_args_generic="$boot_ev"
 # No preempt count: the x86 suite whose cases say what a kernel without
 # one does (no task held), and the stress case.
 boot_args_nopreempt="kunit.filter_glob=markers_x86"
+# arm64: marker sites are jump labels.
+boot_args_arm64="$boot_ev"
 
 for v in $VARIANTS; do
 	rm -f "$(builddir "$v")/console-check.log"
@@ -35,6 +37,15 @@ for v in $VARIANTS; do
 		continue
 	fi
 	results+=(--pass "build-$v")
+	# Where MARK() sites are jump labels, objdump shows them as such.
+	if [ "$v" = generic ] || [ "$v" = arm64 ]; then
+		if python3 "$TOP/harness/jump-check.py" "$(variant_cross "$v")" \
+			"$(builddir "$v")/lib/test_markers.ko"; then
+			results+=(--pass "jump-labels-$v")
+		else
+			results+=(--fail "jump-labels-$v")
+		fi
+	fi
 	if [ "$v" = default ]; then
 		if bash "$TOP/harness/lint.sh" > "$OUT/lint.log" 2>&1; then
 			results+=(--pass lint)

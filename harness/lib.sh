@@ -11,15 +11,34 @@ BASE_GIT=${SERIES_BASE:-$TOP/out/base.git}
 # are copied over the base tree.  Everything else is the project's own.
 OVERLAY_DIRS="arch Documentation include kernel lib samples scripts tools"
 JOBS=${JOBS:-$(nproc)}
-VARIANTS=${VARIANTS:-default debug generic nopreempt}
+VARIANTS=${VARIANTS:-default debug generic nopreempt arm64}
 
 log() { printf '>>> %s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 
 builddir() { echo "$OUT/build-$1"; }
 
-# The generic variant is i386 with KUnit only (see configs/generic.config).
-variant_arch() { [ "$1" = generic ] && echo i386 || echo x86_64; }
+# The generic variant is i386 with KUnit only (see configs/generic.config);
+# arm64 is cross-built (configs/arm64.config); the others are x86-64.
+variant_arch() {
+	case "$1" in
+	generic) echo i386 ;;
+	arm64) echo arm64 ;;
+	*) echo x86_64 ;;
+	esac
+}
+
+# The cross compiler's prefix, empty for the host's gcc.
+variant_cross() { [ "$1" = arm64 ] && echo aarch64-linux-gnu- || true; }
+
+# The kernel image QEMU boots, relative to the build directory.
+variant_image() {
+	[ "$1" = arm64 ] && echo arch/arm64/boot/Image ||
+		echo arch/x86/boot/bzImage
+}
+
+# Where harness/deps.sh unpacks Debian's busybox-static for arm64.
+BUSYBOX_ARM64=$OUT/deps/arm64/bin/busybox
 
 # Variants whose guest has no user space: the built-in KUnit suites run,
 # then the kernel reboots.

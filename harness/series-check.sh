@@ -6,8 +6,9 @@
 # Writes it (series.py export, out/series/), applies it with `git am` to a
 # clean 6.1 tree in out/series-check/src, and runs checkpatch --strict on
 # every patch file.  In full (without "quick") it also builds the default
-# variant after every patch, builds the top with CONFIG_MARKERS=n and as
-# i386 (generic), and runs check.sh on the top, all in out/series-check/;
+# variant after every patch, builds the top with CONFIG_MARKERS=n, as
+# i386 (generic) and for arm64, and runs check.sh on the top, all in
+# out/series-check/;
 # "builds" stops before check.sh.  A failure names the patch.  Each step's
 # time is printed; the last line is "series-check: passed ..." or
 # "series-check: N failed".
@@ -105,6 +106,10 @@ if [ "$mode" != quick ] && [ $fails = 0 ]; then
 	scbuild bash "$TOP/harness/build.sh" generic ||
 		fail "top: the generic (i386) variant does not build"
 	step "top built as i386"
+	log "series-check: building the top for arm64"
+	BUILD_ONLY=1 scbuild bash "$TOP/harness/build.sh" arm64 ||
+		fail "top: the arm64 variant does not build"
+	step "top built for arm64"
 fi
 if [ "$mode" = full ] && [ $fails = 0 ]; then
 	log "series-check: make check on the top"
