@@ -7,9 +7,10 @@
  *
  *   markers_bench: row LABEL TICKS
  *
- * TICKS being the median over @runs runs of the TSC ticks per iteration
- * of a loop of @loops iterations, times 100.  Under QEMU's -icount the
- * TSC counts instructions.  Commands:
+ * TICKS being the median over @runs runs of the clock's ticks per
+ * iteration of a loop of @loops iterations, times 100.  The clock is the
+ * TSC on x86 and ktime's ns elsewhere; under QEMU's -icount shift=0 both
+ * count instructions.  Commands:
  *
  *   time LOOP LABEL      time LOOP (see bench_loops[]) and print a row
  *   probes WHAT N        connect N empty probes to WHAT (mark, trace_mark,
@@ -20,6 +21,9 @@
  *   arm                  arming and disarming 1 to 10,000 sites (kprobes:
  *                        up to 100), each operation printed as
  *                        "arm WHAT SITES TICKS SYNC_ROUNDS LONGEST_HOLD_NS"
+ *
+ * kprobe and arm need the architecture's own sites (HAVE_ARCH_MARKERS:
+ * MARK_SYM, the hold statistics); elsewhere they are refused.
  *
  * A command is one write of one line, its words made of letters, digits
  * and "_./-"; anything else is refused with -EINVAL and a log line.
@@ -40,7 +44,10 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
+#ifdef CONFIG_X86
 #include <asm/msr.h>
+#include <asm/tsc.h>
+#endif
 
 #define CREATE_TRACE_POINTS
 #include "markers_bench_trace.h"
@@ -98,7 +105,6 @@ MODULE_PARM_DESC(runs, "Runs of each timing, 1 to 31; the median is printed");
 
 static DEFINE_STATIC_KEY_FALSE(bench_key);
 static int bench_flag;
-static int bench_sink;
 
 /* What the recording loops record; kprobe events fetch them by symbol. */
 static u32 bench_seq __used;
@@ -257,10 +263,13 @@ static noinline __used void markers_bench_size_key(u32 i)
 	}
 }
 
+#ifdef CONFIG_HAVE_ARCH_MARKERS
 /*
  * The sites the arming figures are taken on: one marker and one key per
  * size.
  */
+static int bench_sink;
+
 static DEFINE_STATIC_KEY_FALSE(key_n1);
 static DEFINE_STATIC_KEY_FALSE(key_n10);
 static DEFINE_STATIC_KEY_FALSE(key_n100);
@@ -502,6 +511,7 @@ static const struct bench_size {
 	{ 1000, "bench_n1000", &key_n1000, marks_n1000, keys_n1000 },
 	{ 10000, "bench_n10000", &key_n10000, marks_n10000, keys_n10000 },
 };
+#endif /* CONFIG_HAVE_ARCH_MARKERS */
 
 /* Probes: empty, told apart by their private data. */
 static int bench_priv[BENCH_MAX_PROBES];
@@ -517,15 +527,38 @@ static void bench_tp_probe(void *data, u32 i)
 {
 }
 
+/*
+ * The clock of the timings: the TSC on x86; elsewhere ktime's ns, which
+ * under -icount shift=0 advance by one per instruction, in steps of the
+ * arch timer's tick (16 on QEMU's arm64 virt machine).
+ */
+static __always_inline u64 bench_clock(void)
+{
+#ifdef CONFIG_X86
+	return rdtsc_ordered();
+#else
+	return ktime_get_ns();
+#endif
+}
+
+static unsigned int bench_clock_khz(void)
+{
+#ifdef CONFIG_X86
+	return tsc_khz;
+#else
+	return USEC_PER_SEC;
+#endif
+}
+
 static u64 bench_time_one(void (*fn)(unsigned int n), unsigned int n)
 {
 	unsigned long flags;
 	u64 t0, t1;
 
 	local_irq_save(flags);
-	t0 = rdtsc_ordered();
+	t0 = bench_clock();
 	fn(n);
-	t1 = rdtsc_ordered();
+	t1 = bench_clock();
 	local_irq_restore(flags);
 	return t1 - t0;
 }
@@ -618,6 +651,7 @@ static int bench_probes(const char *what, unsigned int nr)
 	return ret;
 }
 
+#ifdef CONFIG_HAVE_ARCH_MARKERS
 static int bench_kprobe_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	return 0;
@@ -713,9 +747,9 @@ static int bench_arm_row(const char *what, const struct bench_size *sz,
 
 	marker_x86_hold_stats_reset_max();
 	syncs = bench_sync_count();
-	t0 = rdtsc_ordered();
+	t0 = bench_clock();
 	ret = op(sz);
-	t1 = rdtsc_ordered();
+	t1 = bench_clock();
 	if (ret) {
 		pr_err("arm: %s %u sites: error %d\n", what, sz->sites, ret);
 		return ret;
@@ -857,6 +891,20 @@ free:
 	kvfree(bench_kpp);
 	return ret;
 }
+#else
+static int bench_kprobe(bool on)
+{
+	if (on)
+		pr_err("kprobe: no MARK_SYM sites on this architecture\n");
+	return on ? -EOPNOTSUPP : 0;
+}
+
+static int bench_arm(void)
+{
+	pr_err("arm: no arming figures without the architecture's own sites\n");
+	return -EOPNOTSUPP;
+}
+#endif /* CONFIG_HAVE_ARCH_MARKERS */
 
 static DEFINE_MUTEX(bench_mutex);	/* serializes commands */
 
@@ -956,7 +1004,8 @@ static int __init markers_bench_init(void)
 {
 	bench_dir = debugfs_create_dir("markers_bench", NULL);
 	debugfs_create_file("run", 0200, bench_dir, NULL, &bench_run_fops);
-	pr_info("tsc_khz %u loops %u runs %u\n", tsc_khz, loops, runs);
+	pr_info("clock_khz %u loops %u runs %u\n", bench_clock_khz(), loops,
+		runs);
 	return 0;
 }
 
