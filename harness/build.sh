@@ -3,10 +3,12 @@
 #
 # build.sh VARIANT: configure and build the kernel, modules, kselftests and
 # the initramfs of one variant (default, debug, generic, nopreempt, arm64)
-# in out/build-VARIANT.  generic (i386) and nopreempt (x86-64 without a
-# preempt count) build the kernel alone: no modules and no initramfs,
-# their guests have no user space.  arm64 is cross-built, and its guest
-# runs the kselftests that harness/kselftests-arm64 lists.
+# in out/build-VARIANT.  nopreempt (x86-64 without a preempt count)
+# builds the kernel alone: no modules and no initramfs, its guest has no
+# user space.  generic (i386) and arm64 (cross-built) get Debian's
+# busybox-static of their architecture and kselftest helpers built with
+# its cross compiler, and run the kselftests harness/kselftests-VARIANT
+# lists.
 #
 # For harness/series-check.sh: NO_TREE=1 builds $OUT/src as it is,
 # LENIENT_CONFIG=1 lets requests for symbols the tree lacks (yet) go, and
@@ -18,6 +20,8 @@ variant=${1:?variant}
 b=$(builddir "$variant")
 arch=$(variant_arch "$variant")
 cross=$(variant_cross "$variant")
+ucross=$(variant_user_cross "$variant")
+debarch=$(variant_debarch "$variant")
 image=$(variant_image "$variant")
 frags="$TOP/configs/base.config $TOP/configs/default.config"
 [ "$variant" = debug ] && frags="$frags $TOP/configs/debug.config"
@@ -69,8 +73,6 @@ build() {
 	local targets="${image##*/} modules"
 
 	kunit_only "$variant" && targets=${image##*/}
-	# Not for its guest: harness/jump-check.py reads one of them.
-	[ "$variant" = generic ] && targets="$targets modules"
 	log "$variant: building $targets"
 	if ! kmake -j"$JOBS" $targets > "$b/build.log" 2>&1; then
 		tail -40 "$b/build.log" >&2
@@ -87,8 +89,8 @@ install_guest() {
 	log "$variant: assembling initramfs"
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,harness}
-	if [ "$variant" = arm64 ]; then
-		cp "$BUSYBOX_ARM64" "$root/bin/busybox"
+	if [ -n "$debarch" ]; then
+		cp "$(foreign_busybox "$debarch")" "$root/bin/busybox"
 	else
 		cp /bin/busybox "$root/bin/busybox"
 	fi
@@ -96,13 +98,13 @@ install_guest() {
 	rm -f "$root"/lib/modules/*/{build,source}
 	# O=: each variant builds its helpers for its own architecture.
 	make -s -C "$SRC/tools/testing/selftests" TARGETS=markers O="$b" \
-		ARCH="$arch" CROSS_COMPILE="$cross" \
+		ARCH="$arch" CROSS_COMPILE="$ucross" \
 		USERLDFLAGS=-static INSTALL_PATH="$root/kselftest" install \
 		> "$b/kselftest.log" 2>&1 ||
 		{ cat "$b/kselftest.log" >&2; die "kselftest install failed"; }
 	cp "$TOP"/harness/guest/* "$root/harness/"
 	# Debian's trace-cmd and perf are the host's: x86-64 guests only.
-	if [ -z "$cross" ]; then
+	if [ -z "$ucross" ]; then
 		bash "$TOP/harness/guest-tools.sh" "$root" ||
 			die "$variant: copying trace-cmd and perf into the guest failed"
 	fi

@@ -3,9 +3,9 @@
 #
 # check.sh: build every variant ($VARIANTS: default, debug, generic,
 # nopreempt and arm64), lint, and boot each with $SMP CPUs, where the
-# built-in KUnit suites and (but for generic and nopreempt) the kselftests
-# run; count the results of all console logs.  The last line is `N passed, N failed`; non-zero if anything
-# failed.
+# built-in KUnit suites and (but for nopreempt) the kselftests run; count
+# the results of all console logs.  The last line is `N passed, N
+# failed`; non-zero if anything failed.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 

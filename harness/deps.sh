@@ -1,15 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Install what the harness needs, quietly when it is all there already:
-# Debian's packages, and the arm64 guest's busybox (Debian's
-# busybox-static for arm64, unpacked, never installed).
+# Debian's packages, and the arm64 and i386 guests' busybox (Debian's
+# busybox-static for those architectures, unpacked, never installed).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 PKGS="linux-source-6.1 qemu-system-x86 busybox-static flex bison bc
 libelf-dev libssl-dev cpio ccache sparse rsync xz-utils kmod python3 gcc
 make libc6-dev perl patch dwarves trace-cmd linux-perf git
 python3-ply python3-git gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-qemu-system-arm"
+qemu-system-arm gcc-i686-linux-gnu libc6-dev-i386-cross"
 
 export DEBIAN_FRONTEND=noninteractive
 updated=
@@ -30,20 +30,21 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq --no-install-recommends $missing > /dev/null
 fi
 
-if ! [ -x "$BUSYBOX_ARM64" ]; then
-	echo ">>> fetching busybox-static:arm64"
-	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-		dpkg --add-architecture arm64
+for a in arm64 i386; do
+	[ -x "$(foreign_busybox $a)" ] && continue
+	echo ">>> fetching busybox-static:$a"
+	if ! dpkg --print-foreign-architectures | grep -qx $a; then
+		dpkg --add-architecture $a
 		updated=
 	fi
 	update
 	tmp=$(mktemp -d)
 	# apt downloads as the user _apt.
 	chmod 777 "$tmp"
-	(cd "$tmp" && apt-get download -qq busybox-static:arm64 > /dev/null)
-	rm -rf "$OUT/deps/arm64"
-	mkdir -p "$OUT/deps/arm64"
-	dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$OUT/deps/arm64"
+	(cd "$tmp" && apt-get download -qq busybox-static:$a > /dev/null)
+	rm -rf "$OUT/deps/$a"
+	mkdir -p "$OUT/deps/$a"
+	dpkg-deb -x "$tmp"/busybox-static_*_$a.deb "$OUT/deps/$a"
 	rm -rf "$tmp"
-	[ -x "$BUSYBOX_ARM64" ] || die "no busybox in busybox-static:arm64"
-fi
+	[ -x "$(foreign_busybox $a)" ] || die "no busybox in busybox-static:$a"
+done

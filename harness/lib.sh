@@ -28,8 +28,24 @@ variant_arch() {
 	esac
 }
 
-# The cross compiler's prefix, empty for the host's gcc.
+# The cross compiler's prefix for the kernel, empty for the host's gcc
+# (which builds i386 kernels too).
 variant_cross() { [ "$1" = arm64 ] && echo aarch64-linux-gnu- || true; }
+
+# The compiler prefix and Debian architecture of the guest's user space;
+# empty for the host's.
+variant_user_cross() {
+	case "$1" in
+	generic) echo i686-linux-gnu- ;;
+	arm64) echo aarch64-linux-gnu- ;;
+	esac
+}
+variant_debarch() {
+	case "$1" in
+	generic) echo i386 ;;
+	arm64) echo arm64 ;;
+	esac
+}
 
 # The kernel image QEMU boots, relative to the build directory.
 variant_image() {
@@ -37,9 +53,9 @@ variant_image() {
 		echo arch/x86/boot/bzImage
 }
 
-# Where harness/deps.sh unpacks Debian's busybox-static for arm64.
-BUSYBOX_ARM64=$OUT/deps/arm64/bin/busybox
+# Where harness/deps.sh unpacks Debian's busybox-static for ARCH.
+foreign_busybox() { echo "$OUT/deps/$1/bin/busybox"; }
 
 # Variants whose guest has no user space: the built-in KUnit suites run,
 # then the kernel reboots.
-kunit_only() { [ "$1" = generic ] || [ "$1" = nopreempt ]; }
+kunit_only() { [ "$1" = nopreempt ]; }
