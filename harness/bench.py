@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""bench.py OUTDIR KO PASS_LOG ARM_LOG WALL_LOG: the tables of `make bench`.
+"""bench.py OUTDIR KO PASS_LOG ARM_LOG WALL_LOG [ARCH=LOG...]: the tables
+of `make bench`.
 
 Reads the "markers_bench: row/arm" lines of three guest consoles (-icount
 with 1 CPU, -icount with 2 CPUs, multi-threaded TCG with 2 CPUs) and the
 sizes of the benchmark module, and writes OUTDIR/bench.md, bench.csv and,
-when matplotlib is there, bench.png.  Prints the markdown.
+when matplotlib is there, bench.png.  Each ARCH=LOG is the -icount
+console of another architecture, whose sites are jump labels (section 7).
+Prints the markdown.
 """
 import csv
 import re
@@ -14,6 +17,7 @@ import subprocess
 import sys
 
 outdir, ko, pass_log, arm_log, wall_log = sys.argv[1:6]
+others = [a.split('=', 1) for a in sys.argv[6:]]
 
 
 def read(path):
@@ -25,7 +29,8 @@ def read(path):
 
 
 def tsc_khz(text):
-    m = re.search(r'markers_bench: tsc_khz (\d+)', text)
+    """The module's clock: the TSC on x86, ktime's ns (1 GHz) elsewhere."""
+    m = re.search(r'markers_bench: (?:tsc|clock)_khz (\d+)', text)
     return int(m.group(1)) if m else 1000000
 
 
@@ -322,6 +327,55 @@ if holds:
               ' (host time, 2 vCPUs in turn on one host thread: a held vCPU '
               'waits for the patching one to be scheduled).')
 md.append('')
+
+# 7. Other architectures: generic sites on jump labels.
+def other_arches():
+    lines, verdicts = [], []
+    cols = [('pass/mark', 'MARK() off'), ('pass/static_branch',
+                                          'static branch off'),
+            ('pass/tracepoint', 'tracepoint off'), ('pass/flag', 'flag off'),
+            ('hit/mark-1', 'MARK() 1 probe'),
+            ('hit/tracepoint-1', 'tracepoint 1 probe'),
+            ('hit/static_branch-call', 'static branch + call'),
+            ('rec/marker_event', 'MARK() event record [3]'),
+            ('rec/trace_event', 'TRACE_EVENT record [3]')]
+    for arch, path in others:
+        r = rows(path)
+
+        def over(label):
+            base = 'rec/none' if label.startswith('rec/') else 'pass/empty'
+            if label in r and base in r:
+                return r[label] - r[base]
+            return None
+        vals = {label: over(label) for label, _ in cols}
+        lines.append([arch, fmt(r.get('pass/empty'))] +
+                     [fmt(vals[label]) for label, _ in cols])
+        for label, name in cols:
+            if vals[label] is not None:
+                table.append(['7-' + arch, name, f'{vals[label]:.2f}',
+                              'instructions', '', ''])
+        m, k = vals['pass/mark'], vals['pass/static_branch']
+        if m is None or k is None:
+            verdicts.append(f'- {arch}: no figures (see {path}).')
+            continue
+        verdicts.append(f'- {arch}: a disabled MARK() costs {m:.1f} '
+                        f'instructions per pass, a disabled static branch '
+                        f'{k:.1f} (target: equal: '
+                        f'{"met" if abs(m - k) < 0.05 else "missed"}).')
+    section('7. Other architectures: MARK() sites on jump labels',
+            'Instructions per iteration over the empty loop (its own cost '
+            'in the second column), -icount shift=0,sleep=off, 1 CPU, '
+            'median of 7 runs; arm64 counts ktime ns, one per '
+            'instruction, in steps of 16.  No kprobe rows: these sites '
+            'have no MARK_SYM.  [3] over the same loop with nothing '
+            'recording.',
+            ['arch', 'empty loop'] + [n for _, n in cols], lines)
+    md.extend(verdicts)
+    md.append('')
+
+
+if others:
+    other_arches()
 
 with open(f'{outdir}/bench.md', 'w') as f:
     f.write('\n'.join(md))

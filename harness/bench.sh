@@ -8,6 +8,8 @@
 #   2. single-threaded TCG, 2 CPUs run in turn: sections 4-5, arming and
 #      holds;
 #   3. multi-threaded TCG, 2 CPUs: sections 1-3 again in wall-clock ns.
+# Then the arm64 and generic (i386) variants, whose sites are jump labels,
+# once each under -icount with 1 CPU: sections 1-3 without kprobes.
 # Then harness/bench.py writes out/bench/bench.{md,csv,png}.  Under
 # -icount QEMU 7.2 never brings a second CPU up (the boot CPU waits in
 # schedule() for it, at boot and on hotplug alike), so sections 4-5 use
@@ -20,7 +22,9 @@ set -uo pipefail
 dir=$OUT/bench
 b=$(builddir default)
 mkdir -p "$dir"
-bash "$TOP/harness/build.sh" default || exit 1
+for v in default arm64 generic; do
+	bash "$TOP/harness/build.sh" $v || exit 1
+done
 # python3-matplotlib draws the plot; Debian's python3 has it.
 if ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
 	log "installing python3-matplotlib for the plot"
@@ -30,24 +34,27 @@ if ! /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
 		log "no python3-matplotlib: no plot"
 fi
 
-boot() { # NAME PART RUNS [boot.sh environment...]
-	local name=$1 part=$2 runs=$3
-	shift 3
+boot() { # VARIANT NAME PART RUNS [boot.sh environment...]
+	local v=$1 name=$2 part=$3 runs=$4
+	shift 4
 	log "bench: boot $name (bench.part=$part)"
-	env "$@" GUEST_TIMEOUT=1800 bash "$TOP/harness/boot.sh" default bench \
+	env "$@" GUEST_TIMEOUT=1800 bash "$TOP/harness/boot.sh" $v bench \
 		preempt=full kunit.filter_glob=none_such bench.part="$part" \
 		markers_bench.runs=$runs > /dev/null
 	local rc=$?
-	cp "$b/console-bench.log" "$dir/console-$name.log"
+	cp "$(builddir $v)/console-bench.log" "$dir/console-$name.log"
 	grep -q '^bench: done' "$dir/console-$name.log" ||
 		die "the $name boot did not finish (exit $rc); see $dir/console-$name.log"
 }
 
-boot icount pass 7 SMP=1 TCG_THREAD=single \
-	QEMU_EXTRA="-icount shift=0,sleep=off"
-boot arm arm 3 SMP=2 TCG_THREAD=single
-boot wall pass 7 SMP=2 TCG_THREAD=multi
+icount="-icount shift=0,sleep=off"
+boot default icount pass 7 SMP=1 TCG_THREAD=single QEMU_EXTRA="$icount"
+boot default arm arm 3 SMP=2 TCG_THREAD=single
+boot default wall pass 7 SMP=2 TCG_THREAD=multi
+boot arm64 icount-arm64 pass 7 SMP=1 TCG_THREAD=single QEMU_EXTRA="$icount"
+boot generic icount-i386 pass 7 SMP=1 TCG_THREAD=single QEMU_EXTRA="$icount"
 /usr/bin/python3 "$TOP/harness/bench.py" "$dir" "$b/lib/markers_bench.ko" \
 	"$dir/console-icount.log" "$dir/console-arm.log" \
-	"$dir/console-wall.log"
+	"$dir/console-wall.log" arm64="$dir/console-icount-arm64.log" \
+	i386="$dir/console-icount-i386.log"
 log "bench: tables in $dir/bench.md and bench.csv"
