@@ -9,6 +9,7 @@ least one.  Prints one line per site and a verdict; non-zero on failure.
 Reads the relocations with readelf (RELA on arm64, REL with the addends in
 the section's bytes on i386) and the code with objdump, both binutils'.
 """
+import os
 import re
 import subprocess
 import sys
@@ -25,8 +26,11 @@ def run(*cmd):
 
 
 def section_bytes(tool, ko, name):
-    """The contents of section @name, from objdump -s."""
+    """The contents of section @name, from objdump -s; b'' if none."""
     data = bytearray()
+    if not re.search(r'\] %s ' % re.escape(name),
+                     run(tool + 'readelf', '-SW', ko)):
+        return b''
     for line in run(tool + 'objdump', '-s', '-j', name, ko).splitlines():
         m = re.match(r'^ [0-9a-f]+ ((?:[0-9a-f]{2,8} ){1,4})', line)
         if m:
@@ -81,7 +85,13 @@ def insn_at(tool, ko, section, addr, size):
 
 
 def main():
+    if len(sys.argv) != 3:
+        print('usage: jump-check.py CROSS_PREFIX MODULE.ko', file=sys.stderr)
+        return 2
     tool, ko = sys.argv[1], sys.argv[2]
+    if not os.path.isfile(ko):
+        print(f'{ko}: no such module (was it built?)', file=sys.stderr)
+        return 2
     header = run(tool + 'readelf', '-h', ko)
     is64 = 'ELF64' in header
     entry = 16 if is64 else 12
