@@ -88,7 +88,8 @@ if [ -n "$long32" ]; then
 		"long long ll 16 8 1,unsigned long long ull 24 8 0," \
 		"size_t z 32 4 0,ssize_t zd 36 4 1,ptrdiff_t t 40 4 1," \
 		"unsigned long p 44 4 0,unsigned int w 48 4 0,int pad 52 4 1,")"
-	edge_fields="int a 8 4 1,unsigned int b 12 4 0,unsigned long addr 16 4 0,__data_loc char[] w 20 4 0,"
+	edge_fields="$(j "int a 8 4 1,unsigned int b 12 4 0," \
+		"unsigned long addr 16 4 0,__data_loc char[] w 20 4 0,")"
 	# 5 * -1000000000L wraps (the kernel builds with -fno-strict-overflow).
 	longs_l="l -705032704 ul 4294967290"
 else
@@ -96,7 +97,8 @@ else
 		"long long ll 24 8 1,unsigned long long ull 32 8 0," \
 		"size_t z 40 8 0,ssize_t zd 48 8 1,ptrdiff_t t 56 8 1," \
 		"unsigned long p 64 8 0,unsigned int w 72 4 0,int pad 76 4 1,")"
-	edge_fields="int a 8 4 1,unsigned int b 12 4 0,unsigned long addr 16 8 0,__data_loc char[] w 24 4 0,"
+	edge_fields="$(j "int a 8 4 1,unsigned int b 12 4 0," \
+		"unsigned long addr 16 8 0,__data_loc char[] w 24 4 0,")"
 	longs_l="l -5000000000 ul 18446744073709551610"
 fi
 check "tme_longs: every length modifier typed" \
