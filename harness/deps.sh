@@ -42,9 +42,9 @@ for a in arm64 i386; do
 	# apt downloads as the user _apt.
 	chmod 777 "$tmp"
 	(cd "$tmp" && apt-get download -qq busybox-static:$a > /dev/null)
-	rm -rf "$OUT/deps/$a"
-	mkdir -p "$OUT/deps/$a"
-	dpkg-deb -x "$tmp"/busybox-static_*_$a.deb "$OUT/deps/$a"
+	rm -rf "$DEPS/$a"
+	mkdir -p "$DEPS/$a"
+	dpkg-deb -x "$tmp"/busybox-static_*_$a.deb "$DEPS/$a"
 	rm -rf "$tmp"
 	[ -x "$(foreign_busybox $a)" ] || die "no busybox in busybox-static:$a"
 done

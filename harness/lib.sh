@@ -53,8 +53,10 @@ variant_image() {
 		echo arch/x86/boot/bzImage
 }
 
-# Where harness/deps.sh unpacks Debian's busybox-static for ARCH.
-foreign_busybox() { echo "$OUT/deps/$1/bin/busybox"; }
+# Where harness/deps.sh unpacks Debian's busybox-static for ARCH, whatever
+# $OUT (series-check builds in out/series-check).
+DEPS=$TOP/out/deps
+foreign_busybox() { echo "$DEPS/$1/bin/busybox"; }
 
 # Variants whose guest has no user space: the built-in KUnit suites run,
 # then the kernel reboots.
