@@ -177,8 +177,9 @@ NOKPROBE_SYMBOL(marker_skip_unwatched);
  * @mark: the marker hit
  * @call_private: the site's private data
  *
- * Called by the sites that are never patched (_trace_mark(), and MARK()
- * without arch support) while probes are connected; safe in any context
+ * Called by the sites that are not the arch's own (_trace_mark(), and
+ * MARK() on jump labels or a flag) while probes are connected, and by
+ * those that were a moment ago; safe in any context
  * where RCU is watching, NMI included.  Where it is not (the idle loop,
  * the last steps of a CPU going offline), the probes are not called: the
  * array they are read from could be freed under them.  The first such
@@ -292,11 +293,11 @@ static bool marker_format_ok(const struct marker *m, const char *format)
 
 #ifdef CONFIG_MARKERS_STATIC_KEYS
 /*
- * Sites that are jump labels follow @m's probes.  They call marker_call(),
- * which calls the closures of the array it reads, so the order does not
- * matter: the array is published before the key is enabled, and the key
- * disabled after it is cleared, as the state above.  jump_label keeps off
- * freed init text and handles modules.
+ * Sites that are jump labels follow @m's probes: the key goes on after the
+ * array is published and off after it is cleared, as @state does.  A site
+ * still on its enabled path meanwhile calls marker_call(), which calls the
+ * array it reads, or nothing if it reads NULL.  jump_label keeps off freed
+ * init text and handles modules.
  */
 static void marker_key_set(struct marker *m, bool connected)
 {
