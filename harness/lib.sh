@@ -28,10 +28,6 @@ variant_arch() {
 	esac
 }
 
-# The cross compiler's prefix for the kernel, empty for the host's gcc
-# (which builds i386 kernels too).
-variant_cross() { [ "$1" = arm64 ] && echo aarch64-linux-gnu- || true; }
-
 # The compiler prefix and Debian architecture of the guest's user space;
 # empty for the host's.
 variant_user_cross() {
@@ -40,6 +36,10 @@ variant_user_cross() {
 	arm64) echo aarch64-linux-gnu- ;;
 	esac
 }
+
+# The cross compiler's prefix for the kernel: the host's gcc builds i386
+# kernels too.
+variant_cross() { [ "$1" = generic ] || variant_user_cross "$1"; }
 variant_debarch() {
 	case "$1" in
 	generic) echo i386 ;;

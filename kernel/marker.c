@@ -1447,7 +1447,7 @@ static int marker_cmp_name(const void *a, const void *b)
 /*
  * One line per marker name and owner: its sites, how many are armed, its
  * probes and its format.  A marker expansion without a patchable site
- * (_trace_mark(), or any without arch support) counts as one site, armed
+ * (_trace_mark(), or a jump label or flag test) counts as one site, armed
  * while probes are connected.  The expansions are sorted by name, so
  * that each name's are counted together: n log n for a module with
  * thousands of expansions of one marker.

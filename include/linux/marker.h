@@ -64,7 +64,8 @@ struct marker_probe_closure {
  * @name: the marker's name
  * @format: printf-style format of the arguments
  * @state: non-zero while probes are connected; tested by the sites that
- *	   are never patched (_trace_mark(), and MARK() without arch support)
+ *	   are never patched (_trace_mark(), and MARK() with neither arch
+ *	   support nor jump labels)
  * @probes: NULL-terminated array of connected probes, or NULL
  * @key: enabled while probes are connected, where sites are jump labels
  *	 (CONFIG_MARKERS_STATIC_KEYS)
@@ -376,8 +377,8 @@ static inline __printf(1, 2) void __marker_check_format(const char *fmt, ...)
  * @name: the marker's name, a C identifier
  * @format: printf-style format describing the arguments
  *
- * Costs a NOP (or, without arch support, a load and a branch) while no
- * probe is connected to @name.
+ * Costs a NOP (a load and a branch where there are neither arch sites
+ * nor jump labels) while no probe is connected to @name.
  */
 #define MARK(name, format, args...) __MARK(name, NULL, format, ## args)
 

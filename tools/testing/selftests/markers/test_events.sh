@@ -78,31 +78,29 @@ check "tme_ints: print fmt" eq "$(pfmt tme_ints)" \
 	"$(j '"c %c hh %d uhh %u h %d uh %u i %d u %u x %x X %X o %o", ' \
 		'REC->c, REC->hh, REC->uhh, REC->h, REC->uh, REC->i, REC->u, ' \
 		'REC->x, REC->X, REC->o')"
-# long, size_t and pointers are 4 bytes on 32-bit kernels.
+# layout "TYPE NAME SIZE SIGNED"...: the fields as the format file gives
+# them, one after the other from offset 8 (after the common fields).
+layout() {
+	off=8
+	for f; do
+		sgn=${f##* }
+		f=${f% *}
+		printf '%s %d %d %d,' "${f% *}" $off ${f##* } $sgn
+		off=$((off + ${f##* }))
+	done
+}
+# long, size_t and pointers are 4 bytes on 32-bit kernels; there
+# 5 * -1000000000L wraps (the kernel builds with -fno-strict-overflow).
 case "$(uname -m)" in
-i?86|arm|armv*)	long32=1 ;;
-*)		long32= ;;
+i?86|arm|armv*)	L=4; longs_l="l -705032704 ul 4294967290" ;;
+*)		L=8; longs_l="l -5000000000 ul 18446744073709551610" ;;
 esac
-if [ -n "$long32" ]; then
-	longs_fields="$(j "long l 8 4 1,unsigned long ul 12 4 0," \
-		"long long ll 16 8 1,unsigned long long ull 24 8 0," \
-		"size_t z 32 4 0,ssize_t zd 36 4 1,ptrdiff_t t 40 4 1," \
-		"unsigned long p 44 4 0,unsigned int w 48 4 0,int pad 52 4 1,")"
-	edge_fields="$(j "int a 8 4 1,unsigned int b 12 4 0," \
-		"unsigned long addr 16 4 0,__data_loc char[] w 20 4 0,")"
-	# 5 * -1000000000L wraps (the kernel builds with -fno-strict-overflow).
-	longs_l="l -705032704 ul 4294967290"
-else
-	longs_fields="$(j "long l 8 8 1,unsigned long ul 16 8 0," \
-		"long long ll 24 8 1,unsigned long long ull 32 8 0," \
-		"size_t z 40 8 0,ssize_t zd 48 8 1,ptrdiff_t t 56 8 1," \
-		"unsigned long p 64 8 0,unsigned int w 72 4 0,int pad 76 4 1,")"
-	edge_fields="$(j "int a 8 4 1,unsigned int b 12 4 0," \
-		"unsigned long addr 16 8 0,__data_loc char[] w 24 4 0,")"
-	longs_l="l -5000000000 ul 18446744073709551610"
-fi
 check "tme_longs: every length modifier typed" \
-	eq "$(fields tme_longs | tr '\n' ,)" "$longs_fields"
+	eq "$(fields tme_longs | tr '\n' ,)" \
+	"$(layout "long l $L 1" "unsigned long ul $L 0" "long long ll 8 1" \
+		"unsigned long long ull 8 0" "size_t z $L 0" "ssize_t zd $L 1" \
+		"ptrdiff_t t $L 1" "unsigned long p $L 0" "unsigned int w 4 0" \
+		"int pad 4 1")"
 check "tme_longs: print fmt" eq "$(pfmt tme_longs)" \
 	"$(j '"l %ld ul %lu ll %lld ull %llu z %lu zd %ld t %ld p 0x%lx ' \
 		'w %08x pad %-4d end", REC->l, REC->ul, REC->ll, REC->ull, ' \
@@ -116,7 +114,9 @@ check "tme_partial: what cannot be typed has no field" \
 check "tme_partial: said so in one line" \
 	eq "$(dmesg | grep -c 'markers: event tme_partial: not recorded: %pS %\*d$')" 1
 check "tme_edge: names after =, : and 0x; precision kept" \
-	eq "$(fields tme_edge | tr '\n' ,)" "$edge_fields"
+	eq "$(fields tme_edge | tr '\n' ,)" \
+	"$(layout "int a 4 1" "unsigned int b 4 0" "unsigned long addr $L 0" \
+		"__data_loc char[] w 4 0")"
 check "tme_edge: nothing past a conversion the parser does not know" \
 	eq "$(pfmt tme_edge)" \
 	'"a=%d b: %u addr 0x%lx pct %%d w %5.3s m ", REC->a, REC->b, REC->addr, __get_str(w)'
