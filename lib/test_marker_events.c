@@ -30,6 +30,10 @@ static noinline void tme_pass(int n)
 	     'A' + n % 26, (signed char)-n, (unsigned char)(n + 200),
 	     (short)(-n * 100), (unsigned short)(n + 60000), -n,
 	     4000000000U + n, 0xdead0000U + n, 0xdead0000U + n, n);
+	/* No %c first: libtraceevent before 1.7.3 loses the fields after one. */
+	MARK(tme_narrow, "hh %hhd uhh %hhu h %hd uh %hu", (signed char)-n,
+	     (unsigned char)(n + 200), (short)(-n * 100),
+	     (unsigned short)(n + 60000));
 	MARK(tme_longs, "l %ld ul %lu ll %lld ull %llu z %zu zd %zd t %td p %p w %08x pad %-4d end",
 	     n * -1000000000L, ULONG_MAX - n, -1000000000000000LL * n,
 	     18000000000000000000ULL + n, (size_t)n * 3, (ssize_t)-n,

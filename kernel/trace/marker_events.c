@@ -47,26 +47,22 @@ enum marker_event_read {
 	MARKER_READ_PTR,
 };
 
-/* How a site's slot is stored into the record, truncation included. */
+/* How a site's slot is stored into the record: its low bytes, or a string. */
 enum marker_event_kind {
 	MARKER_STORE_32,
 	MARKER_STORE_64,
 	MARKER_STORE_STR,
 	MARKER_STORE_8,
-	MARKER_STORE_S8,
-	MARKER_STORE_U8,
-	MARKER_STORE_S16,
-	MARKER_STORE_U16,
+	MARKER_STORE_16,
 	MARKER_STORE_NONE,
 };
 
 /**
  * struct marker_event_op - one step of the copy program
  * @read: how the argument is read (enum marker_event_read)
- * @size: its size in the record: 1, 2, 4 or 8; 0 when it is not recorded
- * @trunc: for %hh and %h, the width in bytes to truncate to first, as
- *	   printk() does; 0 otherwise
- * @is_signed: whether the truncated value is sign-extended
+ * @size: its size in the record: 1, 2, 4 or 8; 0 when it is not recorded.
+ *	  %hh and %h fields are 1 and 2 bytes, as printk() truncates them.
+ * @is_signed: whether the field is signed
  * @is_string: a %s: @size is that of its __data_loc word
  * @stars: int arguments to skip first, for '*' widths and precisions
  * @slot: the argument's position in the list, stars counted
@@ -76,7 +72,6 @@ enum marker_event_kind {
 struct marker_event_op {
 	u8 read;
 	u8 size;
-	u8 trunc;
 	u8 is_signed;
 	u8 is_string;
 	u8 stars;
@@ -171,24 +166,28 @@ static struct marker_event *marker_event_find(const char *name)
 
 /* The record's layout, from the format. */
 
-/* The argument sizes of each length modifier, for the copy program. */
+/*
+ * How each length modifier's argument is read, and its field: its size
+ * in the record, its C types, and the modifier printed.  %hh and %h keep
+ * theirs: libtraceevent prints a field as the print format's conversion
+ * says, and reads a 1- or 2-byte field's sign from "%hhd" and "%hd".
+ */
 static const struct {
 	const char *mod;
 	u8 read;
 	u8 size;
-	u8 trunc;
 	const char *stype;
 	const char *utype;
 	const char *pmod;
 } marker_event_lengths[] = {
-	{ "hh", MARKER_READ_INT, 4, 1, "int", "unsigned int", "" },
-	{ "h", MARKER_READ_INT, 4, 2, "int", "unsigned int", "" },
-	{ "ll", MARKER_READ_LLONG, 8, 0, "long long", "unsigned long long", "ll" },
-	{ "l", MARKER_READ_LONG, sizeof(long), 0, "long", "unsigned long", "l" },
-	{ "z", MARKER_READ_SIZE, sizeof(size_t), 0, "ssize_t", "size_t", "l" },
-	{ "t", MARKER_READ_PTRDIFF, sizeof(ptrdiff_t), 0, "ptrdiff_t",
+	{ "hh", MARKER_READ_INT, 1, "signed char", "unsigned char", "hh" },
+	{ "h", MARKER_READ_INT, 2, "short", "unsigned short", "h" },
+	{ "ll", MARKER_READ_LLONG, 8, "long long", "unsigned long long", "ll" },
+	{ "l", MARKER_READ_LONG, sizeof(long), "long", "unsigned long", "l" },
+	{ "z", MARKER_READ_SIZE, sizeof(size_t), "ssize_t", "size_t", "l" },
+	{ "t", MARKER_READ_PTRDIFF, sizeof(ptrdiff_t), "ptrdiff_t",
 	  "unsigned long", "l" },
-	{ "", MARKER_READ_INT, 4, 0, "int", "unsigned int", "" },
+	{ "", MARKER_READ_INT, 4, "int", "unsigned int", "" },
 };
 
 /**
@@ -330,7 +329,6 @@ static unsigned int marker_event_layout(struct marker_event *ev,
 
 	op->read = marker_event_lengths[c->len].read;
 	op->size = marker_event_lengths[c->len].size;
-	op->trunc = marker_event_lengths[c->len].trunc;
 	op->is_signed = conv == 'd';
 	f->type = op->is_signed ? marker_event_lengths[c->len].stype :
 				  marker_event_lengths[c->len].utype;
@@ -424,14 +422,12 @@ static void marker_event_kind(struct marker_event *ev, unsigned int i)
 	if (op->is_string) {
 		op->kind = MARKER_STORE_STR;
 		ev->str[ev->nr_str++] = i;
-	} else if (op->trunc == 1) {
-		op->kind = op->is_signed ? MARKER_STORE_S8 : MARKER_STORE_U8;
-	} else if (op->trunc == 2) {
-		op->kind = op->is_signed ? MARKER_STORE_S16 : MARKER_STORE_U16;
 	} else if (op->size == 8) {
 		op->kind = MARKER_STORE_64;
 	} else if (op->size == 4) {
 		op->kind = MARKER_STORE_32;
+	} else if (op->size == 2) {
+		op->kind = MARKER_STORE_16;
 	} else if (op->size == 1) {
 		op->kind = MARKER_STORE_8;
 	} else {
@@ -632,17 +628,8 @@ marker_event_store_slots(const struct marker_event *ev, void *entry,
 		case MARKER_STORE_8:
 			*(u8 *)field = x;
 			break;
-		case MARKER_STORE_S8:
-			*(u32 *)field = (s8)x;
-			break;
-		case MARKER_STORE_U8:
-			*(u32 *)field = (u8)x;
-			break;
-		case MARKER_STORE_S16:
-			*(u32 *)field = (s16)x;
-			break;
-		case MARKER_STORE_U16:
-			*(u32 *)field = (u16)x;
+		case MARKER_STORE_16:
+			*(u16 *)field = x;
 			break;
 		}
 	}
@@ -731,6 +718,9 @@ static void marker_event_print_field(struct trace_seq *s,
 	switch (op->size) {
 	case 1:
 		v = *(u8 *)(entry + op->offset);
+		break;
+	case 2:
+		v = *(u16 *)(entry + op->offset);
 		break;
 	case 4:
 		v = *(u32 *)(entry + op->offset);

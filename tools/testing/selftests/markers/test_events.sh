@@ -44,8 +44,8 @@ if grep -q 'trace_event=markers:markers_kunit_noargs' /proc/cmdline; then
 fi
 
 check "test_marker_events loads" modprobe test_marker_events
-for ev in tme_basic tme_noname tme_dup tme_ints tme_longs tme_str tme_partial \
-	tme_edge tme_noargs tme_unpatched; do
+for ev in tme_basic tme_noname tme_dup tme_ints tme_narrow tme_longs tme_str \
+	tme_partial tme_edge tme_noargs tme_unpatched; do
 	for f in enable format filter trigger id; do
 		[ -e $E/$ev/$f ] || { echo "  $E/$ev/$f missing"; rc=1; }
 	done
@@ -68,16 +68,26 @@ case "$(uname -m)" in
 arm*|aarch64|ppc*|powerpc*|riscv*|s390*)	char_signed=0 ;;
 *)						char_signed=1 ;;
 esac
+# %hh and %h fields are 1 and 2 bytes, as a TRACE_EVENT's s8 and s16,
+# and keep their length modifier in the print fmt: libtraceevent takes a
+# field's sign from there.
 check "tme_ints: every conversion typed" \
 	eq "$(fields tme_ints | tr '\n' ,)" \
-	"$(j "char c 8 1 $char_signed,int hh 12 4 1,unsigned int uhh 16 4 0," \
-		"int h 20 4 1,unsigned int uh 24 4 0,int i 28 4 1," \
-		"unsigned int u 32 4 0,unsigned int x 36 4 0," \
-		"unsigned int X 40 4 0,unsigned int o 44 4 0,")"
+	"$(j "char c 8 1 $char_signed,signed char hh 9 1 1," \
+		"unsigned char uhh 10 1 0,short h 12 2 1," \
+		"unsigned short uh 14 2 0,int i 16 4 1," \
+		"unsigned int u 20 4 0,unsigned int x 24 4 0," \
+		"unsigned int X 28 4 0,unsigned int o 32 4 0,")"
 check "tme_ints: print fmt" eq "$(pfmt tme_ints)" \
-	"$(j '"c %c hh %d uhh %u h %d uh %u i %d u %u x %x X %X o %o", ' \
+	"$(j '"c %c hh %hhd uhh %hhu h %hd uh %hu i %d u %u x %x X %X o %o", ' \
 		'REC->c, REC->hh, REC->uhh, REC->h, REC->uh, REC->i, REC->u, ' \
 		'REC->x, REC->X, REC->o')"
+check "tme_narrow: 1- and 2-byte fields" eq "$(fields tme_narrow | tr '\n' ,)" \
+	"$(j "signed char hh 8 1 1,unsigned char uhh 9 1 0,short h 10 2 1," \
+		"unsigned short uh 12 2 0,")"
+check "tme_narrow: print fmt" eq "$(pfmt tme_narrow)" \
+	"$(j '"hh %hhd uhh %hhu h %hd uh %hu", REC->hh, REC->uhh, REC->h, ' \
+		'REC->uh')"
 # layout "TYPE NAME SIZE SIGNED"...: the fields as the format file gives
 # them, one after the other from offset 8 (after the common fields).
 layout() {
@@ -150,6 +160,7 @@ check "tme_noname" eq "$(lines tme_noname)" "5-6 tme5"
 check "tme_dup" eq "$(lines tme_dup)" "x 5 x -5"
 check "tme_ints" eq "$(lines tme_ints)" \
 	"c F hh -5 uhh 205 h -500 uh 60005 i -5 u 4000000005 x dead0005 X DEAD0005 o 5"
+check "tme_narrow" eq "$(lines tme_narrow)" "hh -5 uhh 205 h -500 uh 60005"
 check "tme_longs" eq "$(lines tme_longs)" \
 	"$(j "$longs_l ll -5000000000000000 " \
 		"ull 18000000000000000005 z 15 zd -5 t -10 p 0x1005 " \
@@ -178,6 +189,17 @@ check "keeps the one pass" eq "$(lines tme_basic)" "pid 7 comm tme7 value 100000
 check "a filter on no field refused" sh -c "! echo 'nosuch > 1' > $E/tme_basic/filter 2>/dev/null"
 echo 0 > $E/tme_basic/filter
 echo 0 > $E/tme_basic/enable
+# The 1- and 2-byte fields compare with their sign.
+check "filter on narrow signed fields" \
+	sh -c "echo 'hh < 0 && h == -700 && uhh == 207' > $E/tme_ints/filter"
+echo > $T/trace
+echo 1 > $E/tme_ints/enable
+echo -3 > $P/pass
+echo 7 > $P/pass
+echo 0 > $E/tme_ints/enable
+echo 0 > $E/tme_ints/filter
+check "  keeps hh -7, drops hh 3" eq "$(lines tme_ints | cut -d' ' -f3-8)" \
+	"hh -7 uhh 207 h -700"
 
 # A hist trigger keyed on a field.
 check "hist trigger keyed on pid" \

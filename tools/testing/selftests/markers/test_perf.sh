@@ -22,7 +22,20 @@ check "test_marker_events loads" modprobe test_marker_events
 
 # -N -B: no build-id cache, no build-id collection (kernel addresses
 # only; perf script does not need them).
-perf record -N -B -e markers:tme_basic -o $data -- \
+# perf list names every marker event, a module's included.
+list=$(perf list 'markers:*' 2>&1)
+check "perf list 'markers:*'" eq $? 0
+missing=
+for e in $(ls $T/events/markers); do
+	[ -d $T/events/markers/$e ] || continue
+	printf '%s\n' "$list" | grep -q "^ *markers:$e " || missing="$missing $e"
+done
+check "  lists every marker event" eq "${missing:-none}" none
+check "  of the module too" eq "$(printf '%s\n' "$list" |
+	grep -c '^ *markers:tme_[a-z]* *\[Tracepoint event\]')" \
+	"$(ls -d $T/events/markers/tme_* | wc -l)"
+
+perf record -N -B -e markers:tme_basic -e markers:tme_narrow -o $data -- \
 	sh -c "echo \$\$ > $log.pid; echo 9 > $M/pass" > $log 2>&1
 st=$?
 check "perf record" eq $st 0
@@ -43,6 +56,10 @@ check "  tme_basic, decoded by its print format" \
 check "  sampled in the writing task" \
 	eq "$(printf '%s\n' "$script" | grep ' markers:tme_basic: ' |
 	      awk '{ print $1, $2 }')" "sh $pid"
+check "  tme_narrow, its 1- and 2-byte fields signed" \
+	eq "$(printf '%s\n' "$script" |
+	      sed -n 's/.* markers:tme_narrow: //p' | sed 's/[[:space:]]*$//')" \
+	"hh -9 uhh 209 h -900 uh 60009"
 check "  nothing FAILED TO PARSE" \
 	eq "$(printf '%s\n' "$script" | grep -c 'FAILED TO PARSE')" 0
 [ "$rc" = 0 ] || printf '%s\n' "$script"

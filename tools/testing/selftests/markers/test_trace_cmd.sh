@@ -77,7 +77,7 @@ for e in $EVENTS; do
 done
 
 trace-cmd record -e markers:tme_basic -e markers:tme_noname \
-	-e markers:tme_dup -o $dat -- \
+	-e markers:tme_dup -e markers:tme_narrow -o $dat -- \
 	sh -c "$wait_recorders; echo \$\$ > $log.pid; echo 7 > $M/pass" \
 	> $log 2>&1
 st=$?
@@ -96,6 +96,9 @@ check "  tme_basic, decoded by its print format" \
 check "  tme_noname" eq "$(text "$report" tme_noname)" "7-8 tme7"
 check "  tme_dup" eq "$(text "$report" tme_dup)" "x 7 x -7"
 check "  nothing else" eq "$(records "$report")" 3
+# 1- and 2-byte fields, negative ones read back with their sign.
+check "  tme_narrow, its fields signed" \
+	eq "$(text "$report" tme_narrow)" "hh -7 uhh 207 h -700 uh 60007"
 check "  nothing FAILED TO PARSE" \
 	eq "$(printf '%s\n' "$report" | grep -c 'FAILED TO PARSE')" 0
 check "  nothing [UNKNOWN" \
@@ -112,6 +115,8 @@ check "  tme_noname's fields, named by position" \
 	has "$(text "$raw" tme_noname)" arg1=7 arg2=8 arg3=tme7
 check "  tme_dup's fields, the second x renamed" \
 	has "$(text "$raw" tme_dup)" x=7 x_2=-7
+check "  tme_narrow's fields" \
+	has "$(text "$raw" tme_narrow)" hh=-7 uhh=207 h=-700 uh=60007
 check "  nothing FAILED TO PARSE" \
 	eq "$(printf '%s\n' "$raw" | grep -c 'FAILED TO PARSE')" 0
 
