@@ -286,9 +286,10 @@ static void marker_entry_put(struct marker_entry *e)
 	kfree(e);
 }
 
+/* Whether a probe of @format may connect to @m; MARK_ENABLED() takes any. */
 static bool marker_format_ok(const struct marker *m, const char *format)
 {
-	return !format || !strcmp(m->format, format);
+	return !format || !m->format || !strcmp(m->format, format);
 }
 
 #ifdef CONFIG_MARKERS_STATIC_KEYS
@@ -1458,6 +1459,7 @@ static int marker_show_range(struct seq_file *f, const struct marker_range *r)
 	unsigned int *idx, *nsites, *narmed;
 	const struct marker_entry *e;
 	const struct marker *m;
+	const char *format;
 
 	if (!n)
 		return 0;
@@ -1476,8 +1478,11 @@ static int marker_show_range(struct seq_file *f, const struct marker_range *r)
 		m = &r->start[idx[i]];
 		sites = 0;
 		armed = 0;
+		/* MARK_ENABLED() has none: a MARK()'s, if there is one. */
+		format = NULL;
 		for (j = i; j < n && !strcmp(r->start[idx[j]].name, m->name);
 		     j++) {
+			format = format ?: r->start[idx[j]].format;
 			if (nsites[idx[j]]) {
 				sites += nsites[idx[j]];
 				armed += narmed[idx[j]];
@@ -1489,7 +1494,7 @@ static int marker_show_range(struct seq_file *f, const struct marker_range *r)
 		e = marker_entry_find(m->name);
 		seq_printf(f, "%s %s sites=%u armed=%u probes=%u format=\"%s\"\n",
 			   m->name, marker_range_owner(r), sites, armed,
-			   e ? e->nr_probes : 0, m->format);
+			   e ? e->nr_probes : 0, format ?: "");
 		cond_resched();
 	}
 	kvfree(idx);

@@ -161,6 +161,97 @@ static void __exit __used markers_kunit_exit_site(void)
 	MARK(markers_kunit_exit, "value %d", 1);
 }
 
+/* MARK_ENABLED() around an argument that only a probe needs. */
+static int prepared;
+
+static noinline int prepare_value(int v)
+{
+	prepared++;
+	return v * 3;
+}
+
+static noinline bool pass_enabled(int v)
+{
+	if (!MARK_ENABLED(markers_kunit_enabled))
+		return false;
+	MARK(markers_kunit_enabled, "value %d", prepare_value(v));
+	return true;
+}
+
+/* The MARK_ENABLED() expansion of @name in vmlinux (format NULL). */
+static struct marker *enabled_marker_of(const char *name)
+{
+	struct marker *m;
+
+	for (m = __start___markers_meta; m < __stop___markers_meta; m++)
+		if (!m->format && !strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+/* Whether the MARK_ENABLED() site of @m is armed; -1 if it has none. */
+static int enabled_site_armed(const struct marker *m)
+{
+	const struct marker_site *s;
+
+	for (s = __start___markers; s < __stop___markers; s++)
+		if (marker_site_marker(s) == m)
+			return arch_marker_site_armed(s);
+	return -1;
+}
+#endif
+
+/*
+ * MARK_ENABLED() is true exactly while a probe is connected: the
+ * preparing function is never called while it is false, and once per
+ * pass while it is true.  Where sites are patched it is a site of its
+ * own, armed with the marker's; with jump labels, a key of its own.
+ */
+static void markers_test_enabled(struct kunit *test)
+{
+	static const char *name = "markers_kunit_enabled";
+	struct marker *m = enabled_marker_of(name);
+	struct probe_log l = {};
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	prepared = 0;
+	for (i = 0; i < 10; i++)
+		KUNIT_EXPECT_FALSE(test, pass_enabled(i));
+	KUNIT_EXPECT_EQ(test, prepared, 0);
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+	KUNIT_EXPECT_EQ(test, enabled_site_armed(m), 0);
+#endif
+#ifdef CONFIG_MARKERS_STATIC_KEYS
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&m->key));
+#endif
+
+	/* Any probe of the name: the test has no format to check. */
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(name, "value %d",
+						       probe_int, &l));
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+	KUNIT_EXPECT_EQ(test, enabled_site_armed(m), 1);
+#endif
+#ifdef CONFIG_MARKERS_STATIC_KEYS
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&m->key));
+#endif
+	for (i = 0; i < 10; i++)
+		KUNIT_EXPECT_TRUE(test, pass_enabled(i));
+	KUNIT_EXPECT_EQ(test, prepared, 10);
+	KUNIT_EXPECT_EQ(test, l.calls, 10);
+	KUNIT_EXPECT_EQ(test, l.args[MAX_CALLS - 1], 3LL * (MAX_CALLS - 1));
+
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister(name, probe_int, &l));
+	for (i = 0; i < 10; i++)
+		KUNIT_EXPECT_FALSE(test, pass_enabled(i));
+	KUNIT_EXPECT_EQ(test, prepared, 10);
+	KUNIT_EXPECT_EQ(test, l.calls, 10);
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+	KUNIT_EXPECT_EQ(test, enabled_site_armed(m), 0);
+#endif
+}
+
 static void markers_test_connect(struct kunit *test)
 {
 	struct probe_log l = {};
@@ -870,7 +961,21 @@ static int mark_sym_check(void *data, const char *name, struct module *mod,
 	return 0;
 }
 
-/* Every site has one MARK_SYM symbol, on its first byte, of its own. */
+/* The vmlinux sites of MARK() expansions, not of MARK_ENABLED() ones. */
+static int mark_sites(void)
+{
+	const struct marker_site *s;
+	int n = 0;
+
+	for (s = __start___markers; s < __stop___markers; s++)
+		n += !!marker_site_marker(s)->format;
+	return n;
+}
+
+/*
+ * Every MARK() site has one MARK_SYM symbol, on its first byte, of its
+ * own; a MARK_ENABLED() site, which is not the marker, has none.
+ */
 static void markers_test_mark_sym(struct kunit *test)
 {
 	const struct marker_site *s = site_of("markers_kunit_basic");
@@ -883,7 +988,8 @@ static void markers_test_mark_sym(struct kunit *test)
 	ms->want = MARK_SYM_PREFIX "markers_kunit_basic.markers_kunit.";
 	kallsyms_on_each_symbol(mark_sym_check, ms);
 
-	KUNIT_EXPECT_EQ(test, ms->syms, (int)(__stop___markers - __start___markers));
+	KUNIT_EXPECT_LT(test, mark_sites(), (int)(__stop___markers - __start___markers));
+	KUNIT_EXPECT_EQ(test, ms->syms, mark_sites());
 	KUNIT_EXPECT_EQ(test, ms->on_site, ms->syms);
 	KUNIT_EXPECT_EQ(test, ms->unique, ms->syms);
 	KUNIT_EXPECT_EQ(test, ms->want_addr, marker_site_code(s));
@@ -1065,6 +1171,7 @@ static void markers_test_jump_labels(struct kunit *test)
 
 static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_connect),
+	KUNIT_CASE(markers_test_enabled),
 	KUNIT_CASE(markers_test_args),
 	KUNIT_CASE(markers_test_order),
 	KUNIT_CASE(markers_test_private),

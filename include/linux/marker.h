@@ -60,9 +60,11 @@ struct marker_probe_closure {
 };
 
 /**
- * struct marker - what one MARK() expansion knows about itself
+ * struct marker - what one MARK() or MARK_ENABLED() expansion knows about
+ *	itself
  * @name: the marker's name
- * @format: printf-style format of the arguments
+ * @format: printf-style format of the arguments; NULL for MARK_ENABLED(),
+ *	    which passes no arguments and takes any probe of its name
  * @state: non-zero while probes are connected; tested by the sites that
  *	   are never patched (_trace_mark(), and MARK() with neither arch
  *	   support nor jump labels)
@@ -227,10 +229,22 @@ static inline const u64 *arch_marker_va_slots(va_list *args)
 			barrier();					\
 		}							\
 	} while (0)
+
+#define __MARK_ENABLED(name)						\
+	({								\
+		__MARK_DEFINE_ENABLED(__marker_enabled_##name, #name);	\
+		static_branch_unlikely(&__marker_enabled_##name.key);	\
+	})
 #else
 /* No jump labels either: the site tests its struct marker in memory. */
 #define __MARK_SITE(name, call_private, format, args...)		\
 	__MARK_UNPATCHED(name, call_private, format, ## args)
+
+#define __MARK_ENABLED(name)						\
+	({								\
+		__MARK_DEFINE_ENABLED(__marker_enabled_##name, #name);	\
+		unlikely(READ_ONCE(__marker_enabled_##name.state));	\
+	})
 #endif
 
 #endif /* CONFIG_HAVE_ARCH_MARKERS */
@@ -255,6 +269,14 @@ static inline const u64 *arch_marker_va_slots(va_list *args)
 	};								\
 	if (0)								\
 		__marker_check_format(var##_fmt, ## args)
+
+/* The metadata of one MARK_ENABLED() expansion: no format, no arguments. */
+#define __MARK_DEFINE_ENABLED(var, mname)				\
+	static struct marker var __used __aligned(8)			\
+	__section("__markers_meta") = {					\
+		.name = mname,						\
+		__MARK_KEY_INIT						\
+	}
 
 /**
  * __MARK() - a marker site, with caller-supplied private data
@@ -304,6 +326,7 @@ static inline void marker_free_init_mem(void)
 	} while (0)
 #define _trace_mark(name, format, args...)				\
 	__MARK(name, NULL, format, ## args)
+#define __MARK_ENABLED(name)	false
 
 static inline int marker_probe_register(const char *name, const char *format,
 					marker_probe_func *probe,
@@ -381,6 +404,25 @@ static inline __printf(1, 2) void __marker_check_format(const char *fmt, ...)
  * nor jump labels) while no probe is connected to @name.
  */
 #define MARK(name, format, args...) __MARK(name, NULL, format, ## args)
+
+/**
+ * MARK_ENABLED() - whether a probe is connected to a marker
+ * @name: the marker's name, a C identifier
+ *
+ * For arguments that cost something to prepare, which only a probe reads:
+ *
+ *	if (MARK_ENABLED(subsys_event)) {
+ *		summarize(obj, &sum);
+ *		MARK(subsys_event, "sum %lu", sum);
+ *	}
+ *
+ * True exactly while a probe is connected to @name, as
+ * trace_<name>_enabled() is for a tracepoint.  It is a site of its own,
+ * set with the marker's other sites: a NOP while no probe is connected
+ * where the architecture patches sites or has jump labels, a load and a
+ * branch elsewhere.  Always false without CONFIG_MARKERS.
+ */
+#define MARK_ENABLED(name) __MARK_ENABLED(name)
 
 /*
  * MARK_NOARGS - the format of a marker without arguments, as in

@@ -1050,7 +1050,8 @@ static void marker_events_add(struct marker *start, struct marker *stop,
 
 	mutex_lock(&event_mutex);
 	for (m = start; m < stop; m++)
-		marker_event_get(m, mod);
+		if (m->format)
+			marker_event_get(m, mod);
 	mutex_unlock(&event_mutex);
 }
 
@@ -1082,7 +1083,8 @@ static int marker_events_going(struct notifier_block *nb, unsigned long val,
 		return NOTIFY_DONE;
 	mutex_lock(&event_mutex);
 	for (m = mod->markers; m < mod->markers + mod->num_markers; m++)
-		marker_event_put(m, mod);
+		if (m->format)
+			marker_event_put(m, mod);
 	mutex_unlock(&event_mutex);
 	return NOTIFY_OK;
 }

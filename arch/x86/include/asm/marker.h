@@ -272,6 +272,30 @@ l_yes:									\
 		}							\
 	} while (0)
 
+/*
+ * MARK_ENABLED(): a site of its own, without a MARK_SYM (it is not the
+ * marker), whose out-of-line block is the "true" of the test.
+ */
+static __always_inline bool __marker_enabled_site(struct marker *mark)
+{
+	asm goto("1: .byte " __stringify(BYTES_NOP5) "\n\t"
+		 ".pushsection __markers, \"a\"\n\t"
+		 _ASM_ALIGN "\n\t"
+		 ".long 1b - ., %l[l_yes] - .\n\t"
+		 _ASM_PTR "%c0 - .\n\t"
+		 ".popsection"
+		 : : "i" (mark) : : l_yes);
+	return false;
+l_yes:
+	return true;
+}
+
+#define __MARK_ENABLED(name)						\
+	({								\
+		__MARK_DEFINE_ENABLED(__marker_enabled_##name, #name);	\
+		__marker_enabled_site(&__marker_enabled_##name);	\
+	})
+
 /**
  * struct marker_hold_stats - what the int3 handler has done since boot
  * @holds: hits sent to wait in marker_hold_thunk until their site was
