@@ -663,11 +663,15 @@ static void marker_event_probe(void *probe_private, void *call_private,
 }
 
 #ifdef CONFIG_PERF_EVENTS
-/* The probe of perf: one for all perf events of the event. */
+/*
+ * The probe of perf: one for all perf events of the event, and for the
+ * BPF programs attached to any of them, which run on every CPU's hits
+ * as a TRACE_EVENT's do (perf_trace_run_bpf_submit()).
+ */
 static void marker_event_perf_probe(void *probe_private, void *call_private,
 				    const char *fmt, va_list *args)
 {
-	const struct marker_event *ev = probe_private;
+	struct marker_event *ev = probe_private;
 	u16 len[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	u64 v[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	struct hlist_head *head;
@@ -678,7 +682,7 @@ static void marker_event_perf_probe(void *probe_private, void *call_private,
 	void *entry;
 
 	head = this_cpu_ptr(ev->call.perf_events);
-	if (hlist_empty(head))
+	if (!bpf_prog_array_valid(&ev->call) && hlist_empty(head))
 		return;
 	slots = arch_marker_va_slots(args);
 	if (unlikely(!slots))
@@ -690,8 +694,8 @@ static void marker_event_perf_probe(void *probe_private, void *call_private,
 		return;
 	perf_fetch_caller_regs(regs);
 	marker_event_store_slots(ev, entry, slots, len);
-	perf_trace_buf_submit(entry, size, rctx, ev->call.event.type, 1, regs,
-			      head, NULL);
+	perf_trace_run_bpf_submit(entry, size, rctx, &ev->call, 1, regs, head,
+				  NULL);
 }
 #endif
 
@@ -895,6 +899,7 @@ static struct marker_event *marker_event_create(const struct marker *m,
 	INIT_LIST_HEAD(&ev->class.fields);
 	call->class = &ev->class;
 	call->name = ev->name;
+	call->flags = TRACE_EVENT_FL_MARKER;
 	call->data = ev;
 	call->event.funcs = &marker_event_funcs;
 	ret = -EBUSY;
