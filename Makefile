@@ -7,7 +7,8 @@ SHELL := /bin/bash
 H := harness
 VARIANT ?= default
 
-.PHONY: all deps kernel demo check lint bench series series-check clean distclean
+.PHONY: all deps kernel demo check lint bench bpftrace-check series series-check \
+	clean distclean
 
 all: check
 
@@ -31,6 +32,12 @@ lint: deps
 # and a flag check; tables and a plot in out/bench/.
 bench: deps
 	@bash $(H)/bench.sh
+
+# Debian's bpftrace on markers' trace events, in a default guest with its
+# own initramfs (bpftrace's libraries are too big for make check's boots);
+# builds the default variant first.
+bpftrace-check: deps
+	@bash $(H)/bpftrace-check.sh
 
 # The series as a maintainer receives it: out/series/, from patches/series.
 series: deps

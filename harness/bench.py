@@ -149,6 +149,18 @@ rec_names = [('rec/marker_event', 'MARK() + its event (markers:bench_rec)'),
 per_iteration('3-recording', '3. Recording u32 + u64 + string, per hit',
               'Over the same loop with nothing recording.', rec_names,
               'rec/none')
+tool_names = [('rec/marker_bpf', 'MARK() event + BPF program'),
+              ('rec/trace_event_bpf', 'TRACE_EVENT + the same BPF program'),
+              ('rec/marker_perf_stat', 'MARK() event, perf stat counting'),
+              ('rec/trace_event_perf_stat',
+               'TRACE_EVENT, perf stat counting')]
+per_iteration('3-tools', '3d. BPF and perf on the same records, per hit',
+              'Over the same loop with nothing attached.  The BPF program '
+              '(tools/testing/selftests/markers/bpf_count.c, JIT-compiled) '
+              'is a BPF_PROG_TYPE_TRACEPOINT program that counts the hit '
+              'and adds its seq field into an array map; perf stat -e '
+              'counts the event in the looping task.',
+              tool_names, 'rec/none')
 
 # Bytes per record and listing times, from the pass log.
 text = read(pass_log)
@@ -296,6 +308,13 @@ if m is not None and t:
     md.append(f'- Recording u32 + u64 + string: MARK() and its event '
               f'{fmt(m)} against TRACE_EVENT {fmt(t)}: {m / t:.3f}x '
               f'(target 1.1x: {"met" if m / t <= 1.1 else "missed"}).')
+for kind in ('bpf', 'perf_stat'):
+    m, t = (ic[k] - base if k in ic and base is not None else None
+            for k in (f'rec/marker_{kind}', f'rec/trace_event_{kind}'))
+    if m is not None and t:
+        what = 'a BPF program' if kind == 'bpf' else 'perf stat counting'
+        md.append(f'- A hit with {what}: MARK()\'s event {fmt(m)} against '
+                  f'TRACE_EVENT {fmt(t)}: {m / t:.3f}x.')
 m, t = nbytes.get('rec/marker_event'), nbytes.get('rec/trace_event')
 if m is not None and t is not None:
     md.append(f'- Bytes per record: {m:.1f} against TRACE_EVENT\'s '

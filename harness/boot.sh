@@ -7,7 +7,9 @@
 # seconds; the exit status is QEMU's (124/137 on timeout).  TCG_THREAD
 # (multi|single; multi unless SMP is over twice the host's cores), SMP (4)
 # and QEMU_EXTRA (more QEMU options, such as -s or -icount) change the
-# machine.
+# machine.  GUEST_MEM (MB; 1024, 2048 for debug) and INITRD (another
+# initramfs than the variant's, e.g. harness/bpftrace-check.sh's) change
+# what it boots with.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -16,12 +18,13 @@ b=$(builddir "$variant")
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-900}
 mem=1024
 [ "$variant" = debug ] && mem=2048
+mem=${GUEST_MEM:-$mem}
 
 qemu=qemu-system-x86_64
 machine=q35
 cpu=max
 console=ttyS0
-guest=(-initrd "$b/initramfs.cpio.gz")
+guest=(-initrd "${INITRD:-$b/initramfs.cpio.gz}")
 if kunit_only "$variant"; then
 	# No user space: the built-in KUnit suites run, then it reboots.
 	guest=()

@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Install what the harness needs, quietly when it is all there already:
-# Debian's packages, and the arm64 and i386 guests' busybox (Debian's
-# busybox-static for those architectures, unpacked, never installed).
+# deps.sh [PACKAGE...]: install what the harness needs, quietly when it
+# is all there already: Debian's packages, and the arm64 and i386 guests'
+# busybox (Debian's busybox-static for those architectures, unpacked,
+# never installed).  With arguments, only those Debian packages (bpftrace
+# for harness/bpftrace-check.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 PKGS="linux-source-6.1 qemu-system-x86 busybox-static flex bison bc
 libelf-dev libssl-dev cpio ccache sparse rsync xz-utils kmod python3 gcc
-make libc6-dev perl patch dwarves trace-cmd linux-perf git
+make libc6-dev perl patch dwarves trace-cmd linux-perf bpftool git
 python3-ply python3-git gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 qemu-system-arm gcc-i686-linux-gnu libc6-dev-i386-cross"
 
@@ -19,6 +21,7 @@ update() {
 	updated=1
 }
 
+[ $# = 0 ] || PKGS="$*"
 missing=
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
@@ -30,6 +33,7 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq --no-install-recommends $missing > /dev/null
 fi
 
+[ $# = 0 ] || exit 0
 for a in arm64 i386; do
 	[ -x "$(foreign_busybox $a)" ] && continue
 	echo ">>> fetching busybox-static:$a"

@@ -1,17 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-tools.sh ROOT: copy Debian's trace-cmd and perf into the guest's
-# root tree ROOT, with every shared library they load (the dynamic loader
-# at its absolute path included) and the libtraceevent plugins.  The
-# guest's ld.so searches /lib/x86_64-linux-gnu without an ld.so.cache.
+# guest-tools.sh ROOT: copy Debian's trace-cmd, perf and bpftool into the
+# guest's root tree ROOT, with every shared library they load (the
+# dynamic loader at its absolute path included) and the libtraceevent
+# plugins.  The guest's ld.so searches /lib/x86_64-linux-gnu without an
+# ld.so.cache.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/harness/guest-copy.sh"
 
 root=${1:?root}
 [ -d "$root" ] || die "guest-tools: no root tree $root"
-
-is_elf() { [ "$(head -c 4 "$1" 2>/dev/null)" = $'\177ELF' ]; }
 
 # Debian's /usr/bin/perf is either the binary itself or a wrapper script
 # that runs /usr/bin/perf_<version>: take the binary.
@@ -25,34 +25,17 @@ perf_binary() {
 	die "guest-tools: no perf binary (install linux-perf; harness/deps.sh)"
 }
 
-# copy SRC DEST: SRC, symbolic links followed, as ROOT/DEST.
-copy() {
-	mkdir -p "$root/$(dirname "$2")"
-	cp -L "$1" "$root/$2"
-}
-
-# libs ELF...: the absolute paths of the shared objects the ELF files
-# need, the loader included.  ldd lists the dependencies of dependencies.
-libs() {
-	local f out
-
-	for f in "$@"; do
-		out=$(ldd "$f" 2>&1) || die "guest-tools: ldd $f: $out"
-		if grep -q 'not found' <<<"$out"; then
-			die "guest-tools: $f: $(grep 'not found' <<<"$out" | tr -s ' \t\n' ' ')"
-		fi
-		# "name => /path (addr)", "/path (addr)"; not the vDSO.
-		awk '$2 == "=>" && $3 ~ /^\// { print $3 }
-		     $1 ~ /^\// { print $1 }' <<<"$out"
-	done | sort -u
-}
-
 tc=$(command -v trace-cmd) ||
 	die "guest-tools: no trace-cmd (install it; harness/deps.sh)"
 perf=$(perf_binary)
-copy "$tc" /usr/bin/trace-cmd
-copy "$perf" /usr/bin/perf
-elves=("$tc" "$perf")
+# Debian's bpftool is in /usr/sbin, which a user's PATH may lack.
+bpftool=$(PATH=$PATH:/usr/sbin command -v bpftool) ||
+	die "guest-tools: no bpftool (install it; harness/deps.sh)"
+is_elf "$bpftool" || die "guest-tools: $bpftool is not a binary"
+guest_copy "$root" "$tc" /usr/bin/trace-cmd
+guest_copy "$root" "$perf" /usr/bin/perf
+guest_copy "$root" "$bpftool" /usr/sbin/bpftool
+elves=("$tc" "$perf" "$bpftool")
 
 # The plugins libtraceevent loads, libtraceevent1-plugin's for trace-cmd,
 # perf's own copy for perf; each directory only where it is installed.
@@ -61,13 +44,10 @@ for d in /usr/lib/x86_64-linux-gnu/traceevent/plugins \
 	[ -d "$d" ] || continue
 	for f in "$d"/*.so; do
 		[ -e "$f" ] || continue
-		copy "$f" "$f"
+		guest_copy "$root" "$f" "$f"
 		elves+=("$f")
 	done
 done
 
-# Not in the for list: there a failure of libs would not stop us.
-needed=$(libs "${elves[@]}")
-for f in $needed; do
-	copy "$f" "$f"
-done
+guest_copy_libs "$root" "${elves[@]}" ||
+	die "guest-tools: the shared libraries could not be copied"

@@ -89,6 +89,7 @@ pass() {
 	run kprobe 0
 	echo 0 > $OPT
 	pass_rec
+	pass_tools
 	pass_rec_kprobe
 	echo 1 > $OPT
 }
@@ -108,6 +109,29 @@ pass_rec() {
 	echo 0 > $T/events/markers_bench/bench_rec/enable
 	rec_bytes rec/trace_event
 	grep -m1 'bench_rec: seq' $T/trace
+}
+
+# 3d. A BPF tracepoint program on each event (bpf_count: it counts the
+# hit and sums the seq field), then perf stat counting each event; one
+# CPU, so bpf_count writes the command once.
+pass_tools() {
+	B=/kselftest/markers/bpf_count
+	if [ -x $B ]; then
+		$B -f seq $T/events/markers/bench_rec $R \
+			"time rec_mark rec/marker_bpf"
+		$B -f seq $T/events/markers_bench/bench_rec $R \
+			"time rec_event rec/trace_event_bpf"
+	else
+		echo "bench: no bpf_count: no BPF rows"
+	fi
+	if command -v perf > /dev/null; then
+		perf stat -x, -e markers:bench_rec -- \
+			sh -c "echo 'time rec_mark rec/marker_perf_stat' > $R"
+		perf stat -x, -e markers_bench:bench_rec -- \
+			sh -c "echo 'time rec_event rec/trace_event_perf_stat' > $R"
+	else
+		echo "bench: no perf: no perf stat rows"
+	fi
 }
 
 pass_rec_kprobe() {

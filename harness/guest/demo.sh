@@ -129,4 +129,22 @@ echo "With marker-example unloaded, its events are gone:"
 echo "    # ls $E | grep example_"
 ls $E | grep -c example_ | sed 's/^/    /'
 
+B=/kselftest/markers/bpf_count
+if [ -x $B ] && [ -e /sys/kernel/tracing/events/markers ]; then
+	step "9. BPF programs on a marker's event" \
+		"A BPF tracepoint program attaches to events/markers/<name> as to" \
+		"a tracepoint: perf_event_open() with the event's id, then" \
+		"PERF_EVENT_IOC_SET_BPF, what bpftrace and libbpf do.  bpf_count" \
+		"(a kselftest helper with no library) counts the hits of tme_basic" \
+		"from every CPU, sums its pid field, matches its comm string, and" \
+		"runs 'bpftool perf' while attached; each CPU in turn passes the" \
+		"marker 100 times (pid 0..99, comm tme0..tme99):"
+	modprobe test_marker_events
+	echo "    # bpf_count -f pid -s comm:tme -c 'bpftool perf' $E/tme_basic ..."
+	$B -f pid -s comm:tme -c 'bpftool perf' $E/tme_basic \
+		/sys/module/test_marker_events/parameters/burst 100 2>&1 |
+		sed 's/^/    /'
+	modprobe -r test_marker_events
+fi
+
 step "The end: the guest powers off by itself."

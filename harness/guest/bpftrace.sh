@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of `make bpftrace-check`: Debian's bpftrace attaches BPF
+# tracepoint programs to markers' trace events (perf_event_open and
+# PERF_EVENT_IOC_SET_BPF, as to any tracepoint), reads their fields, and
+# lets the module go when it is done.  One line per check, "ok N - ..." or
+# "not ok N - ...", with what bpftrace printed as "# " lines; last
+# "bpftrace-check: P passed, F failed".
+P=/sys/module/test_marker_events/parameters
+E=/sys/kernel/tracing/events/markers
+n=0
+passed=0
+failed=0
+
+# result STATUS WHAT: one check's line.
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		passed=$((passed + 1))
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+	fi
+}
+
+# comment [FILE]: FILE's lines, or standard input's, as TAP comments;
+# not the empty ones.
+comment() { sed '/^$/d; s/^/# /' "$@"; }
+
+# bt SCRIPT K: run bpftrace SCRIPT while the module passes tme_basic K
+# times (bpftrace -c: attached before the command starts, the maps printed
+# when it ends); its output in /tmp/bt.out.
+bt() {
+	# bpftrace 0.17 splits -c at spaces, quotes and all: a script file.
+	echo "echo $2 > $P/burst" > /tmp/burst
+	t0=$(date +%s)
+	timeout 300 bpftrace -e "$1" -c '/bin/sh /tmp/burst' > /tmp/bt.out 2>&1
+	bt_rc=$?
+	echo "# bpftrace -c 'echo $2 > burst': exit $bt_rc," \
+		"$(($(date +%s) - t0)) s"
+	echo "$1" | sed 's/^/#   /'
+	comment /tmp/bt.out
+}
+
+# has LINE: whether bpftrace printed LINE and ended well.
+has() { [ "$bt_rc" = 0 ] && grep -qxF "$1" /tmp/bt.out; }
+
+echo "TAP version 13"
+echo "1..8"
+echo "# $(bpftrace --version), kernel $(uname -r)"
+
+modprobe test_marker_events
+result $? "test_marker_events loaded"
+
+t0=$(date +%s)
+bpftrace -l 'tracepoint:markers:*' > /tmp/list 2>&1
+rc=$?
+echo "# bpftrace -l 'tracepoint:markers:*': exit $rc, $(wc -l < /tmp/list)" \
+	"lines, $(($(date +%s) - t0)) s"
+grep -qxF tracepoint:markers:tme_basic /tmp/list
+result $? "bpftrace -l lists tracepoint:markers:tme_basic"
+sed -n 's/^tracepoint:markers://p' /tmp/list | sort > /tmp/listed
+for d in "$E"/*/; do
+	d=${d%/}
+	echo "${d##*/}"
+done | sort > /tmp/events
+if [ "$rc" = 0 ] && [ -s /tmp/events ] && cmp -s /tmp/listed /tmp/events; then
+	result 0 "bpftrace -l lists the $(wc -l < /tmp/events) events in $E, no other"
+else
+	diff /tmp/events /tmp/listed | comment
+	comment /tmp/list
+	result 1 "bpftrace -l lists the events in $E, no other"
+fi
+
+bt 'tracepoint:markers:tme_basic {
+	printf("%d %s\n", args->pid, str(args->comm)); }' 3
+printf '0 tme0\n1 tme1\n2 tme2\n' > /tmp/want
+# Each CPU's records come in order; a task that moves may interleave them.
+[ "$bt_rc" = 0 ] && grep -E '^[0-9]+ ' /tmp/bt.out | sort | cmp -s - /tmp/want
+result $? "printf of args->pid, str(args->comm) over burst 3: 0 tme0 .. 2 tme2"
+
+# Two programs on the event, the second with a predicate on a field.
+# pid is an int: bpftrace warns of a signed operand of %, unless cast.
+bt 'tracepoint:markers:tme_basic {
+	@[(uint32)args->pid % 2] = count(); @value = sum(args->value); }
+tracepoint:markers:tme_basic /args->pid >= 7/ { @high = count(); }' 10
+has '@[0]: 5' && has '@[1]: 5'
+result $? "@[(uint32)args->pid % 2] = count() over burst 10: @[0]: 5, @[1]: 5"
+# value is i + 10000000000: a u64 field above 32 bits.
+has '@value: 100000000045'
+result $? "sum(args->value), a %llu field, over burst 10: 100000000045"
+has '@high: 3'
+result $? "a second program on the event, /args->pid >= 7/: 3 hits"
+
+# bpftrace closed its perf events: nothing holds the module any more.
+modprobe -r test_marker_events && [ ! -e "$E/tme_basic" ]
+result $? "test_marker_events unloads after bpftrace, its events gone"
+
+echo "bpftrace-check: $passed passed, $failed failed"
