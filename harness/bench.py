@@ -154,7 +154,7 @@ tool_names = [('rec/marker_bpf', 'MARK() event + BPF program'),
               ('rec/marker_perf_stat', 'MARK() event, perf stat counting'),
               ('rec/trace_event_perf_stat',
                'TRACE_EVENT, perf stat counting')]
-per_iteration('3-tools', '3d. BPF and perf on the same records, per hit',
+per_iteration('3-tools', '3a. BPF and perf on the same records, per hit',
               'Over the same loop with nothing attached.  The BPF program '
               '(tools/testing/selftests/markers/bpf_count.c, JIT-compiled) '
               'is a BPF_PROG_TYPE_TRACEPOINT program that counts the hit '
