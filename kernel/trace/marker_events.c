@@ -803,12 +803,16 @@ static int marker_event_connect(struct marker_event *ev,
 	return ret;
 }
 
+/*
+ * The trace core frees the file, or perf the buffers, once we return:
+ * marker_probe_unregister() returns after a grace period, when no CPU
+ * runs @probe any more.  One grace period per disable, under
+ * event_mutex.
+ */
 static void marker_event_disconnect(struct marker_event *ev,
 				    marker_probe_func *probe, void *data)
 {
 	marker_probe_unregister(ev->name, probe, data);
-	/* The trace core frees the file, or perf the buffers, once we return. */
-	marker_synchronize_unregister();
 }
 
 static int marker_event_reg(struct trace_event_call *call,
