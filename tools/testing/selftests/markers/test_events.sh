@@ -132,8 +132,8 @@ check "tme_edge: nothing past a conversion the parser does not know" \
 	'"a=%d b: %u addr 0x%lx pct %%d w %5.3s m ", REC->a, REC->b, REC->addr, __get_str(w)'
 check "tme_edge: said so in one line" \
 	eq "$(dmesg | grep -c 'markers: event tme_edge: not recorded: from "%m after %d" on$')" 1
-check "tme_noargs: no field" eq "$(fields tme_noargs | wc -l) $(pfmt tme_noargs)" \
-	'0 " "'
+check "tme_noargs: no field, an empty print fmt" \
+	eq "$(fields tme_noargs | wc -l) $(pfmt tme_noargs)" '0 ""'
 
 # Enabling one event records its marker only.
 echo > $T/trace
@@ -171,7 +171,7 @@ check "tme_partial" eq "$(lines tme_partial)" "ok 5 sym ? w ? after 6"
 check "tme_edge" eq "$(lines tme_edge)" "a=5 b: 6 addr 0x1005 pct %d w   abc m "
 check "tme_unpatched: read with va_arg()" eq "$(lines tme_unpatched)" \
 	"n 5 s tme5 v -5000000000000 c F"
-check "tme_noargs" eq "$(grep -c ' tme_noargs:  $' $T/trace)" 1
+check "tme_noargs" eq "$(grep -c ' tme_noargs: $' $T/trace)" 1
 
 # Filters on the fields: one that drops, one that keeps.
 echo > $T/trace
