@@ -446,8 +446,10 @@ static int marker_event_parse(struct marker_event *ev)
 	bool untyped = false;
 
 	/* MARK_NOARGS is " " for the compiler's check alone: no text. */
-	if (!strcmp(p, MARK_NOARGS))
-		p = lit = "";
+	if (!strcmp(p, MARK_NOARGS)) {
+		p = "";
+		lit = p;
+	}
 	while ((p = strchr(p, '%'))) {
 		if (p[1] == '%') {
 			p += 2;
