@@ -90,8 +90,8 @@ struct marker_range {
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 	struct marker_site *sites;
 	struct marker_site *sites_stop;
-	struct marker_call *calls;
-	struct marker_call *calls_stop;
+	struct marker_probe_call *calls;
+	struct marker_probe_call *calls_stop;
 	unsigned long init_start;
 	unsigned long init_end;
 	bool init_freed;
@@ -261,7 +261,7 @@ static struct marker_entry *marker_entry_find(const char *name)
 	return NULL;
 }
 
-static struct marker_entry *marker_entry_get(const char *name)
+static struct marker_entry *marker_entry_find_or_add(const char *name)
 {
 	struct marker_entry *e = marker_entry_find(name);
 	size_t len = strlen(name) + 1;
@@ -403,12 +403,12 @@ static bool marker_sites_reserved(const struct marker_site *s,
 }
 
 /* Whether a call of probes in [@c, @stop) touches [@start, @end]. */
-static bool marker_calls_at(const struct marker_call *c,
-			    const struct marker_call *stop,
+static bool marker_calls_at(const struct marker_probe_call *c,
+			    const struct marker_probe_call *stop,
 			    unsigned long start, unsigned long end)
 {
 	for (; c < stop; c++)
-		if (marker_overlaps(marker_call_code(c), MARKER_CALL_SIZE,
+		if (marker_overlaps(marker_probe_call_code(c), MARKER_CALL_SIZE,
 				    start, end))
 			return true;
 	return false;
@@ -639,7 +639,7 @@ static void marker_patch_range(const struct marker_range *r,
 			       const char *name, unsigned int what)
 {
 	const struct marker_site *s;
-	const struct marker_call *c;
+	const struct marker_probe_call *c;
 	struct marker_change *v;
 	const struct marker *m;
 
@@ -655,9 +655,9 @@ static void marker_patch_range(const struct marker_range *r,
 	for (c = r->calls;
 	     what & (MARKER_CALLS | MARKER_ITERATE) && c < r->calls_stop;
 	     c++) {
-		m = marker_call_marker(c);
+		m = marker_probe_call_marker(c);
 		if ((name && strcmp(m->name, name)) ||
-		    !marker_text_writable(marker_call_code(c), r))
+		    !marker_text_writable(marker_probe_call_code(c), r))
 			continue;
 		v = marker_batch_next();
 		v->call = c;
@@ -1020,7 +1020,7 @@ int marker_probe_register(const char *name, const char *format,
 
 	mutex_lock(&markers_mutex);
 	ret = -ENOMEM;
-	e = marker_entry_get(name);
+	e = marker_entry_find_or_add(name);
 	if (!e)
 		goto unlock;
 	ret = marker_check_format(e, format);
@@ -1250,7 +1250,7 @@ EXPORT_SYMBOL_GPL(marker_synchronize_unregister);
 #ifdef CONFIG_MODULES
 
 /* Connect the markers of a module that probes are waiting for. */
-static void marker_range_connect(const struct marker_range *r)
+static void marker_range_connect_waiting(const struct marker_range *r)
 {
 	struct marker *m;
 
@@ -1277,7 +1277,7 @@ static int marker_module_coming(struct module *mod)
 	r->init_start = (unsigned long)mod->init_layout.base;
 	r->init_end = r->init_start + mod->init_layout.text_size;
 #endif
-	marker_range_connect(r);
+	marker_range_connect_waiting(r);
 	/* Code that never ran: no grace period before a call changes. */
 	marker_patch_range(r, NULL, MARKER_SITES | MARKER_CALLS);
 	/* A refused site is logged; the module's other sites still work. */
@@ -1290,12 +1290,12 @@ static int marker_module_coming(struct module *mod)
 /* Point the calls in @r's init text at marker_iterate(). */
 static void marker_patch_init_calls(const struct marker_range *r)
 {
-	const struct marker_call *c;
+	const struct marker_probe_call *c;
 	struct marker_change *v;
 	unsigned long code;
 
 	for (c = r->calls; c < r->calls_stop; c++) {
-		code = marker_call_code(c);
+		code = marker_probe_call_code(c);
 		if (r->init_freed || code < r->init_start ||
 		    code >= r->init_end)
 			continue;

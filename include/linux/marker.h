@@ -157,24 +157,24 @@ extern struct marker_site __stop___markers[];
  * out-of-line block: a direct call whose target is the marker's only
  * probe, or marker_iterate().  Laid out like struct marker_site.
  */
-struct marker_call {
+struct marker_probe_call {
 	s32 code;
 	s32 unused;
 	long marker;
 };
 
-static inline unsigned long marker_call_code(const struct marker_call *c)
+static inline unsigned long marker_probe_call_code(const struct marker_probe_call *c)
 {
 	return (unsigned long)&c->code + c->code;
 }
 
-static inline struct marker *marker_call_marker(const struct marker_call *c)
+static inline struct marker *marker_probe_call_marker(const struct marker_probe_call *c)
 {
 	return (struct marker *)((unsigned long)&c->marker + c->marker);
 }
 
-extern struct marker_call __start___markers_calls[];
-extern struct marker_call __stop___markers_calls[];
+extern struct marker_probe_call __start___markers_calls[];
+extern struct marker_probe_call __stop___markers_calls[];
 
 /**
  * struct marker_change - one instruction for the arch to change
@@ -185,7 +185,7 @@ extern struct marker_call __stop___markers_calls[];
  */
 struct marker_change {
 	const struct marker_site *site;
-	const struct marker_call *call;
+	const struct marker_probe_call *call;
 	bool armed;
 	unsigned long target;
 };

@@ -992,7 +992,7 @@ marker_event_owner(struct marker_event *ev, struct module *mod)
  * Count @m of @mod (NULL for vmlinux) among its event's users, creating
  * the event first, owned by @mod.
  */
-static void marker_event_get(const struct marker *m, struct module *mod)
+static void marker_event_add_user(const struct marker *m, struct module *mod)
 {
 	struct marker_event *ev = marker_event_find(m->name);
 	struct marker_event_owner *o;
@@ -1031,7 +1031,7 @@ static void marker_event_get(const struct marker *m, struct module *mod)
  * of it, the next one owns it, and it stays with its state.  Nothing
  * holds a reference on the event then: it would hold @mod.
  */
-static void marker_event_put(const struct marker *m, struct module *mod)
+static void marker_event_remove_user(const struct marker *m, struct module *mod)
 {
 	struct marker_event *ev = marker_event_find(m->name);
 	struct marker_event_owner *o;
@@ -1065,7 +1065,7 @@ static void marker_events_add(struct marker *start, struct marker *stop,
 	mutex_lock(&event_mutex);
 	for (m = start; m < stop; m++)
 		if (m->format)
-			marker_event_get(m, mod);
+			marker_event_add_user(m, mod);
 	mutex_unlock(&event_mutex);
 }
 
@@ -1098,7 +1098,7 @@ static int marker_events_going(struct notifier_block *nb, unsigned long val,
 	mutex_lock(&event_mutex);
 	for (m = mod->markers; m < mod->markers + mod->num_markers; m++)
 		if (m->format)
-			marker_event_put(m, mod);
+			marker_event_remove_user(m, mod);
 	mutex_unlock(&event_mutex);
 	return NOTIFY_OK;
 }

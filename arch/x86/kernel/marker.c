@@ -645,11 +645,11 @@ static int marker_poke_add(struct marker_poke_desc *d,
  * a call there is refused.
  */
 static int marker_poke_add_call(struct marker_poke_desc *d,
-				const struct marker_call *c,
+				const struct marker_probe_call *c,
 				unsigned long target)
 {
 	struct marker_poke *p = &d->vec[d->nr];
-	void *code = (void *)marker_call_code(c);
+	void *code = (void *)marker_probe_call_code(c);
 
 	if (*(u8 *)code != CALL_INSN_OPCODE) {
 		pr_err("call %pS: bytes %*ph, not a call: not changed\n", code,
