@@ -22,6 +22,7 @@
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/marker.h>
+#include <linux/marker_test.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>

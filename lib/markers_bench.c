@@ -38,6 +38,7 @@
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/marker.h>
+#include <linux/marker_test.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sort.h>

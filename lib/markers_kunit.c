@@ -15,6 +15,7 @@
 #include <linux/kthread.h>
 #include <linux/kprobes.h>
 #include <linux/marker.h>
+#include <linux/marker_test.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #ifdef CONFIG_ARM64

@@ -14,6 +14,7 @@
 #include <linux/init.h>
 #include <linux/kthread.h>
 #include <linux/marker.h>
+#include <linux/marker_test.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 

@@ -195,9 +195,6 @@ void marker_iterate(void *probe_private, void *call_private, const char *fmt,
 int arch_marker_change(const struct marker_change *v, unsigned int nr);
 int arch_marker_sites_set(const struct marker_site *const *sites,
 			  unsigned int nr, bool armed);
-#ifdef CONFIG_MARKERS_KUNIT_TEST
-void marker_test_set_flush(void (*fn)(const struct marker_change *v, unsigned int nr));
-#endif
 int arch_marker_site_set(const struct marker_site *s, bool armed);
 bool arch_marker_site_armed(const struct marker_site *s);
 

@@ -33,6 +33,7 @@
 #include <linux/kdebug.h>
 #include <linux/kprobes.h>
 #include <linux/marker.h>
+#include <linux/marker_test.h>
 #include <linux/memory.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>

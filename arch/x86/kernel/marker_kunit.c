@@ -15,6 +15,7 @@
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/marker.h>
+#include <linux/marker_test.h>
 #include <linux/memory.h>
 #include <linux/percpu.h>
 #include <linux/random.h>

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_MARKER_TEST_H
+#define _ASM_X86_MARKER_TEST_H
+
+/*
+ * What the x86 marker patcher tells its tests and the benchmark module,
+ * and nothing else: included from <linux/marker_test.h> only.
+ */
+
+/**
+ * struct marker_hold_stats - what the int3 handler has done since boot
+ * @holds: hits sent to wait in marker_hold_thunk until their site was
+ *	   released, then run
+ * @emulated: hits emulated: in a context that may not wait
+ * @syncs: sync rounds of all CPUs
+ * @retried: int3s on a site that no chunk had, the site's current
+ *	     instruction emulated (a stale int3, which hardware does not run)
+ * @late: emulated hits after release (the CPU fetched the int3 before)
+ * @stale: late hits on a CPU that had already returned from one in the
+ *	   same chunk: a stale int3, which hardware does not run
+ * @holding: tasks waiting right now
+ * @max_hold_us: the longest a task waited, preemption included, in
+ *		 microseconds
+ * @max_hold_ns: the same, in nanoseconds
+ * @max_window_ns: the longest window of a chunk, from its first int3 to
+ *		   the end of the sync after its release, in nanoseconds
+ * @max_sync_ns: the longest sync, in nanoseconds
+ */
+struct marker_hold_stats {
+	unsigned long holds;
+	unsigned long emulated;
+	unsigned long syncs;
+	unsigned long retried;
+	unsigned long late;
+	unsigned long stale;
+	int holding;
+	unsigned long long max_hold_us;
+	unsigned long long max_hold_ns;
+	unsigned long long max_window_ns;
+	unsigned long long max_sync_ns;
+};
+
+void marker_x86_hold_stats(struct marker_hold_stats *st);
+void marker_x86_hold_stats_reset_max(void);
+#ifdef CONFIG_MARKERS_KUNIT_TEST
+extern void (*marker_x86_test_step)(unsigned int step);
+#endif
+
+#endif /* _ASM_X86_MARKER_TEST_H */
