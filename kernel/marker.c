@@ -13,12 +13,9 @@
 
 #define pr_fmt(fmt) "markers: " fmt
 
-#include <linux/bsearch.h>
-#include <linux/debugfs.h>
 #include <linux/hashtable.h>
 #include <linux/irq_work.h>
 #include <linux/jhash.h>
-#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/marker.h>
@@ -26,14 +23,11 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 #include <asm/sections.h>
 
-#define MARKER_HASH_BITS	6
+#include "marker_internal.h"
 
 /**
  * struct marker_probes - an RCU-managed, NULL-terminated probe array
@@ -43,60 +37,6 @@
 struct marker_probes {
 	struct rcu_head rcu;
 	struct marker_probe_closure probes[];
-};
-
-/**
- * struct marker_entry - the probes connected to one marker name
- * @hlist: link in marker_table
- * @probes: connected probes, or NULL
- * @nr_probes: number of closures in @probes
- * @format: format the probes expect; NULL until a probe names one
- * @name: the marker name
- *
- * Exists from the first registration to the last unregistration.
- */
-struct marker_entry {
-	struct hlist_node hlist;
-	struct marker_probes *probes;
-	unsigned int nr_probes;
-	char *format;
-	char name[];
-};
-
-/**
- * struct marker_range - the markers of vmlinux or of one module
- * @list: link in marker_ranges
- * @mod: the owning module, NULL for vmlinux
- * @start: first struct marker
- * @stop: one past the last
- * @sites: first patchable site (with CONFIG_HAVE_ARCH_MARKERS)
- * @sites_stop: one past the last
- * @calls: first call of probes in an out-of-line block
- * @calls_stop: one past the last
- * @init_start: a module's init text, recorded as it loads: the module
- *		forgets it (init_layout) when it frees it
- * @init_end: one past its end
- * @init_freed: init text is gone, or about to go: its sites are never
- *		written again.  Set under markers_mutex before the text is
- *		freed, so that no batch is pending then.
- *
- * Only patchable sites need the init text's bounds: jump labels keep off
- * freed init text by themselves, and a flag test writes no text.
- */
-struct marker_range {
-	struct list_head list;
-	struct module *mod;
-	struct marker *start;
-	struct marker *stop;
-#ifdef CONFIG_HAVE_ARCH_MARKERS
-	struct marker_site *sites;
-	struct marker_site *sites_stop;
-	struct marker_probe_call *calls;
-	struct marker_probe_call *calls_stop;
-	unsigned long init_start;
-	unsigned long init_end;
-	bool init_freed;
-#endif
 };
 
 /*
@@ -116,15 +56,13 @@ struct marker_range {
  * marker::probes with preemption off (rcu_read_lock_sched_notrace()), and
  * old probe arrays are freed only after an RCU grace period.
  */
-static DEFINE_MUTEX(markers_mutex);
-static DEFINE_HASHTABLE(marker_table, MARKER_HASH_BITS);
+DEFINE_MUTEX(markers_mutex);
+DEFINE_HASHTABLE(marker_table, MARKER_HASH_BITS);
 
 /*
  * Every range of markers: vmlinux's first, from the start (registration
  * may come from an early initcall), then each module's as it comes.
  */
-static struct list_head marker_ranges;
-
 static struct marker_range marker_vmlinux = {
 	.list = LIST_HEAD_INIT(marker_ranges),
 	.start = __start___markers_meta,
@@ -137,7 +75,7 @@ static struct marker_range marker_vmlinux = {
 #endif
 };
 
-static struct list_head marker_ranges = LIST_HEAD_INIT(marker_vmlinux.list);
+struct list_head marker_ranges = LIST_HEAD_INIT(marker_vmlinux.list);
 
 /*
  * A marker passed where RCU is not watching: said once, from an irq_work,
@@ -251,7 +189,7 @@ static struct hlist_head *marker_bucket(const char *name)
 				      MARKER_HASH_BITS)];
 }
 
-static struct marker_entry *marker_entry_find(const char *name)
+struct marker_entry *marker_entry_find(const char *name)
 {
 	struct marker_entry *e;
 
@@ -368,8 +306,8 @@ static bool marker_text_writable(unsigned long code,
 	return code < r->init_start || code >= r->init_end;
 }
 
-static bool marker_site_writable(const struct marker_site *s,
-				 const struct marker_range *r)
+bool marker_site_writable(const struct marker_site *s,
+			  const struct marker_range *r)
 {
 	return marker_text_writable(marker_site_code(s), r);
 }
@@ -1191,7 +1129,7 @@ static bool marker_range_has(const struct marker_range *r, const char *name)
 }
 
 /* Whether any loaded code has a marker called @name. */
-static bool marker_name_present(const char *name)
+bool marker_name_present(const char *name)
 {
 	const struct marker_range *r;
 
@@ -1400,374 +1338,3 @@ static int __init marker_init(void)
 early_initcall(marker_init);
 
 #endif /* CONFIG_MODULES */
-
-#ifdef CONFIG_DEBUG_FS
-/*
- * /sys/kernel/debug/markers/: "markers" lists every marker, "sites" every
- * patchable site.  Both are read under markers_mutex.
- */
-static struct dentry *marker_debugfs_dir;
-
-static const char *marker_range_owner(const struct marker_range *r)
-{
-	return r->mod ? r->mod->name : "vmlinux";
-}
-
-#ifdef CONFIG_HAVE_ARCH_MARKERS
-/* Count each marker's patchable sites in @r, and the armed ones. */
-static void marker_sites_count(const struct marker_range *r,
-			       unsigned int *sites, unsigned int *armed)
-{
-	const struct marker_site *s;
-	unsigned int i;
-
-	for (s = r->sites; s < r->sites_stop; s++) {
-		i = marker_site_marker(s) - r->start;
-		if (i >= r->stop - r->start || !marker_site_writable(s, r))
-			continue;
-		sites[i]++;
-		armed[i] += arch_marker_site_armed(s);
-	}
-}
-#else
-static void marker_sites_count(const struct marker_range *r,
-			       unsigned int *sites, unsigned int *armed)
-{
-}
-#endif
-
-static const struct marker *marker_sort_base;
-
-static int marker_cmp_name(const void *a, const void *b)
-{
-	const struct marker *base = marker_sort_base;
-
-	return strcmp(base[*(const unsigned int *)a].name,
-		      base[*(const unsigned int *)b].name);
-}
-
-/*
- * One line per marker name and owner: its sites, how many are armed, its
- * probes and its format.  A marker expansion without a patchable site
- * (_trace_mark(), or a jump label or flag test) counts as one site, armed
- * while probes are connected.  The expansions are sorted by name, so
- * that each name's are counted together: n log n for a module with
- * thousands of expansions of one marker.
- */
-static int marker_show_range(struct seq_file *f, const struct marker_range *r)
-{
-	unsigned int i, j, n = r->stop - r->start, sites, armed;
-	unsigned int *idx, *nsites, *narmed;
-	const struct marker_entry *e;
-	const struct marker *m;
-	const char *format;
-
-	if (!n)
-		return 0;
-	idx = kvmalloc_array(3 * n, sizeof(*idx), GFP_KERNEL | __GFP_ZERO);
-	if (!idx)
-		return -ENOMEM;
-	nsites = idx + n;
-	narmed = nsites + n;
-	marker_sites_count(r, nsites, narmed);
-	for (i = 0; i < n; i++)
-		idx[i] = i;
-	/* markers_mutex serializes the readers of marker_sort_base. */
-	marker_sort_base = r->start;
-	sort(idx, n, sizeof(*idx), marker_cmp_name, NULL);
-	for (i = 0; i < n; i = j) {
-		m = &r->start[idx[i]];
-		sites = 0;
-		armed = 0;
-		/* MARK_ENABLED() has none: a MARK()'s, if there is one. */
-		format = NULL;
-		for (j = i; j < n && !strcmp(r->start[idx[j]].name, m->name);
-		     j++) {
-			format = format ?: r->start[idx[j]].format;
-			if (nsites[idx[j]]) {
-				sites += nsites[idx[j]];
-				armed += narmed[idx[j]];
-			} else {
-				sites++;
-				armed += !!READ_ONCE(r->start[idx[j]].state);
-			}
-		}
-		e = marker_entry_find(m->name);
-		seq_printf(f, "%s %s sites=%u armed=%u probes=%u format=\"%s\"\n",
-			   m->name, marker_range_owner(r), sites, armed,
-			   e ? e->nr_probes : 0, format ?: "");
-		cond_resched();
-	}
-	kvfree(idx);
-	return 0;
-}
-
-static int marker_markers_show(struct seq_file *f, void *v)
-{
-	const struct marker_range *r;
-	const struct marker_entry *e;
-	int bkt, ret = 0;
-
-	mutex_lock(&markers_mutex);
-	list_for_each_entry(r, &marker_ranges, list)
-		if (!ret)
-			ret = marker_show_range(f, r);
-	/* Probes waiting for a marker that no loaded code has yet. */
-	hash_for_each(marker_table, bkt, e, hlist)
-		if (!marker_name_present(e->name))
-			seq_printf(f, "%s - sites=0 armed=0 probes=%u format=\"%s\"\n",
-				   e->name, e->nr_probes, e->format ?: "");
-	mutex_unlock(&markers_mutex);
-	return ret;
-}
-DEFINE_SHOW_ATTRIBUTE(marker_markers);
-
-#ifdef CONFIG_HAVE_ARCH_MARKERS
-/*
- * The MARK_SYM symbols, sorted by address, gathered when the sites file
- * is opened; the position of its iterator; and the function of the last
- * site listed, whose next sites are mostly in the same function (a
- * module's symbols are searched linearly: once per function, not per
- * site).
- */
-struct marker_syms {
-	unsigned int nr;
-	unsigned int max;
-	struct marker_sym {
-		unsigned long addr;
-		char *name;
-	} *v;
-	struct marker_sites_pos {
-		const struct marker_range *r;
-		const struct marker_site *s;
-	} pos;
-	unsigned long fstart;
-	unsigned long fend;
-	char fname[KSYM_NAME_LEN];
-};
-
-static int marker_sym_add(void *data, const char *name, struct module *mod,
-			  unsigned long addr)
-{
-	struct marker_syms *ms = data;
-	struct marker_sym *v;
-
-	if (!is_marker_symbol(name))
-		return 0;
-	if (ms->nr == ms->max) {
-		v = krealloc_array(ms->v, ms->max * 2 + 16, sizeof(*v),
-				   GFP_KERNEL);
-		if (!v)
-			return -ENOMEM;
-		ms->v = v;
-		ms->max = ms->max * 2 + 16;
-	}
-	ms->v[ms->nr].name = kstrdup(name, GFP_KERNEL);
-	if (!ms->v[ms->nr].name)
-		return -ENOMEM;
-	ms->v[ms->nr++].addr = addr;
-	return 0;
-}
-
-static void marker_syms_free(struct marker_syms *ms)
-{
-	while (ms->nr)
-		kfree(ms->v[--ms->nr].name);
-	kfree(ms->v);
-	kfree(ms);
-}
-
-static int marker_sym_cmp(const void *a, const void *b)
-{
-	const struct marker_sym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* @ms is sorted by address. */
-static const char *marker_sym_at(const struct marker_syms *ms,
-				 unsigned long addr)
-{
-	struct marker_sym key = { .addr = addr };
-	const struct marker_sym *sym;
-
-	sym = bsearch(&key, ms->v, ms->nr, sizeof(key), marker_sym_cmp);
-	return sym ? sym->name : "-";
-}
-
-/*
- * The sites file is a seq_file iterator over every site of vmlinux, then
- * of each module: start() takes markers_mutex and finds the site of a
- * position, stop() drops it, so that a read lists only what fits its
- * buffer.
- */
-static const struct marker_range *marker_range_next(const struct marker_range *r)
-{
-	return list_is_last(&r->list, &marker_ranges) ? NULL :
-	       list_next_entry(r, list);
-}
-
-static void *marker_sites_seek(struct seq_file *f, loff_t pos)
-{
-	struct marker_sites_pos *p = &((struct marker_syms *)f->private)->pos;
-	const struct marker_range *r;
-
-	for (r = list_first_entry(&marker_ranges, struct marker_range, list);
-	     r; r = marker_range_next(r)) {
-		if (pos < r->sites_stop - r->sites) {
-			p->r = r;
-			p->s = r->sites + pos;
-			return p;
-		}
-		pos -= r->sites_stop - r->sites;
-	}
-	return NULL;
-}
-
-static void *marker_sites_start(struct seq_file *f, loff_t *pos)
-{
-	struct marker_syms *ms = f->private;
-
-	/* Modules may have come and gone since the last read. */
-	ms->fend = 0;
-	mutex_lock(&markers_mutex);
-	return marker_sites_seek(f, *pos);
-}
-
-static void *marker_sites_next(struct seq_file *f, void *v, loff_t *pos)
-{
-	struct marker_sites_pos *p = v;
-
-	++*pos;
-	if (++p->s < p->r->sites_stop)
-		return p;
-	while ((p->r = marker_range_next(p->r)))
-		if (p->r->sites < p->r->sites_stop) {
-			p->s = p->r->sites;
-			return p;
-		}
-	return NULL;
-}
-
-static void marker_sites_stop(struct seq_file *f, void *v)
-{
-	mutex_unlock(&markers_mutex);
-}
-
-/* @code as function+offset/size, as sprint_symbol() without " [module]". */
-static void marker_sites_where(struct marker_syms *ms, unsigned long code,
-			       char *where)
-{
-	unsigned long size, offset;
-	const char *name;
-	char *modname;
-
-	if (code < ms->fstart || code >= ms->fend) {
-		name = kallsyms_lookup(code, &size, &offset, &modname,
-				       ms->fname);
-		if (!name) {
-			snprintf(where, KSYM_SYMBOL_LEN, "0x%lx", code);
-			ms->fend = 0;
-			return;
-		}
-		if (name != ms->fname)
-			strscpy(ms->fname, name, sizeof(ms->fname));
-		ms->fstart = code - offset;
-		ms->fend = ms->fstart + size;
-	}
-	snprintf(where, KSYM_SYMBOL_LEN, "%s+%#lx/%#lx", ms->fname,
-		 code - ms->fstart, ms->fend - ms->fstart);
-}
-
-/*
- * One line per site: its MARK_SYM symbol, its address as function+offset,
- * armed or not, its five bytes now, its marker and its owner.  Sites in
- * freed init text are left out.
- */
-static int marker_sites_show(struct seq_file *f, void *v)
-{
-	struct marker_syms *ms = f->private;
-	const struct marker_sites_pos *p = v;
-	char where[KSYM_SYMBOL_LEN];
-	u8 insn[MARKER_SITE_SIZE];
-	unsigned long code;
-
-	if (!marker_site_writable(p->s, p->r))
-		return 0;
-	code = marker_site_code(p->s);
-	if (copy_from_kernel_nofault(insn, (void *)code, sizeof(insn)))
-		return 0;
-	marker_sites_where(ms, code, where);
-	seq_printf(f, "%s %s %s %*phN %s %s\n",
-		   marker_sym_at(ms, code), where,
-		   arch_marker_site_armed(p->s) ? "armed" : "disarmed",
-		   MARKER_SITE_SIZE, insn, marker_site_marker(p->s)->name,
-		   marker_range_owner(p->r));
-	return 0;
-}
-
-static const struct seq_operations marker_sites_sops = {
-	.start = marker_sites_start,
-	.next = marker_sites_next,
-	.stop = marker_sites_stop,
-	.show = marker_sites_show,
-};
-
-/* kallsyms and module_mutex are walked before markers_mutex is taken. */
-static int marker_sites_open(struct inode *inode, struct file *file)
-{
-	struct marker_syms *ms;
-	int ret;
-
-	ms = kzalloc(sizeof(*ms), GFP_KERNEL);
-	if (!ms)
-		return -ENOMEM;
-	/* Without kallsyms, sites have no symbol: "-". */
-	ret = kallsyms_on_each_symbol(marker_sym_add, ms);
-	if (!ret)
-		ret = module_kallsyms_on_each_symbol(marker_sym_add, ms);
-	if (ret == -EOPNOTSUPP)
-		ret = 0;
-	if (ret)
-		goto err;
-	sort(ms->v, ms->nr, sizeof(*ms->v), marker_sym_cmp, NULL);
-	ret = seq_open(file, &marker_sites_sops);
-	if (ret)
-		goto err;
-	((struct seq_file *)file->private_data)->private = ms;
-	return 0;
-err:
-	marker_syms_free(ms);
-	return ret;
-}
-
-static int marker_sites_release(struct inode *inode, struct file *file)
-{
-	struct seq_file *f = file->private_data;
-
-	marker_syms_free(f->private);
-	return seq_release(inode, file);
-}
-
-static const struct file_operations marker_sites_fops = {
-	.owner = THIS_MODULE,
-	.open = marker_sites_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = marker_sites_release,
-};
-#endif /* CONFIG_HAVE_ARCH_MARKERS */
-
-static int __init marker_debugfs_init(void)
-{
-	marker_debugfs_dir = debugfs_create_dir("markers", NULL);
-	debugfs_create_file("markers", 0400, marker_debugfs_dir, NULL,
-			    &marker_markers_fops);
-#ifdef CONFIG_HAVE_ARCH_MARKERS
-	debugfs_create_file("sites", 0400, marker_debugfs_dir, NULL,
-			    &marker_sites_fops);
-#endif
-	return 0;
-}
-late_initcall(marker_debugfs_init);
-#endif /* CONFIG_DEBUG_FS */

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What kernel/marker.c shares with the rest of the markers core
+ * (marker_debugfs.c): its tables and the lock that protects them.
+ */
+#ifndef _KERNEL_MARKER_INTERNAL_H
+#define _KERNEL_MARKER_INTERNAL_H
+
+#include <linux/hashtable.h>
+#include <linux/list.h>
+#include <linux/marker.h>
+#include <linux/mutex.h>
+
+struct marker_probes;
+
+/**
+ * struct marker_entry - the probes connected to one marker name
+ * @hlist: link in marker_table
+ * @probes: connected probes, or NULL
+ * @nr_probes: number of closures in @probes
+ * @format: format the probes expect; NULL until a probe names one
+ * @name: the marker name
+ *
+ * Exists from the first registration to the last unregistration.
+ */
+struct marker_entry {
+	struct hlist_node hlist;
+	struct marker_probes *probes;
+	unsigned int nr_probes;
+	char *format;
+	char name[];
+};
+
+/**
+ * struct marker_range - the markers of vmlinux or of one module
+ * @list: link in marker_ranges
+ * @mod: the owning module, NULL for vmlinux
+ * @start: first struct marker
+ * @stop: one past the last
+ * @sites: first patchable site (with CONFIG_HAVE_ARCH_MARKERS)
+ * @sites_stop: one past the last
+ * @calls: first call of probes in an out-of-line block
+ * @calls_stop: one past the last
+ * @init_start: a module's init text, recorded as it loads: the module
+ *		forgets it (init_layout) when it frees it
+ * @init_end: one past its end
+ * @init_freed: init text is gone, or about to go: its sites are never
+ *		written again.  Set under markers_mutex before the text is
+ *		freed, so that no batch is pending then.
+ *
+ * Only patchable sites need the init text's bounds: jump labels keep off
+ * freed init text by themselves, and a flag test writes no text.
+ */
+struct marker_range {
+	struct list_head list;
+	struct module *mod;
+	struct marker *start;
+	struct marker *stop;
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+	struct marker_site *sites;
+	struct marker_site *sites_stop;
+	struct marker_probe_call *calls;
+	struct marker_probe_call *calls_stop;
+	unsigned long init_start;
+	unsigned long init_end;
+	bool init_freed;
+#endif
+};
+
+#define MARKER_HASH_BITS	6
+
+/* The lock and what it protects: see kernel/marker.c. */
+extern struct mutex markers_mutex;
+extern struct hlist_head marker_table[1 << MARKER_HASH_BITS];
+extern struct list_head marker_ranges;
+
+struct marker_entry *marker_entry_find(const char *name);
+bool marker_name_present(const char *name);
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+bool marker_site_writable(const struct marker_site *s,
+			  const struct marker_range *r);
+#endif
+
+#endif /* _KERNEL_MARKER_INTERNAL_H */

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A marker event's layout, built from its marker's format: the fields of
+ * its record and the copy program that fills them (marker_format.c), for
+ * the event's probes and files (marker_events.c).
+ */
+#ifndef _KERNEL_TRACE_MARKER_FORMAT_H
+#define _KERNEL_TRACE_MARKER_FORMAT_H
+
+#include <linux/list.h>
+#include <linux/trace_events.h>
+#include <linux/types.h>
+
+/* Conversions, and argument slots, per format; later ones are not recorded. */
+#define MARKER_EVENT_MAX_ARGS	32
+/* A field name is at most this long, its NUL included. */
+#define MARKER_EVENT_NAME_LEN	32
+/* The conversion of one field as printed, e.g. "%-08llx". */
+#define MARKER_EVENT_SPEC_LEN	16
+
+/* How the probe reads one argument from the va_list. */
+enum marker_event_read {
+	MARKER_READ_INT,
+	MARKER_READ_LONG,
+	MARKER_READ_LLONG,
+	MARKER_READ_SIZE,
+	MARKER_READ_PTRDIFF,
+	MARKER_READ_PTR,
+};
+
+/* How a site's slot is stored into the record: its low bytes, or a string. */
+enum marker_event_kind {
+	MARKER_STORE_32,
+	MARKER_STORE_64,
+	MARKER_STORE_STR,
+	MARKER_STORE_8,
+	MARKER_STORE_16,
+	MARKER_STORE_NONE,
+};
+
+/**
+ * struct marker_event_op - one step of the copy program
+ * @read: how the argument is read (enum marker_event_read)
+ * @size: its size in the record: 1, 2, 4 or 8; 0 when it is not recorded.
+ *	  %hh and %h fields are 1 and 2 bytes, as printk() truncates them.
+ * @is_signed: whether the field is signed
+ * @is_string: a %s: @size is that of its __data_loc word
+ * @stars: int arguments to skip first, for '*' widths and precisions
+ * @slot: the argument's position in the list, stars counted
+ * @kind: how a slot is stored (enum marker_event_kind), for a site's list
+ * @offset: of the field in the record
+ */
+struct marker_event_op {
+	u8 read;
+	u8 size;
+	u8 is_signed;
+	u8 is_string;
+	u8 stars;
+	u8 slot;
+	u8 kind;
+	u16 offset;
+};
+
+/**
+ * struct marker_event_field - how one conversion is defined and printed
+ * @name: the field's name; empty when it is not recorded
+ * @type: its C type, for the format file and filters
+ * @spec: its conversion as printed, length modifier normalized
+ * @pre: the literal text printed before it (in @text)
+ */
+struct marker_event_field {
+	char name[MARKER_EVENT_NAME_LEN];
+	const char *type;
+	char spec[MARKER_EVENT_SPEC_LEN];
+	const char *pre;
+};
+
+/**
+ * struct marker_event - the trace event of one marker name
+ * @hlist: link in marker_event_table
+ * @call: the event
+ * @class: its class, one per event as the fields are the event's own
+ * @name: the marker's name, the event's name
+ * @format: the marker format the event was built from
+ * @users: struct markers of loaded code with this name and format
+ * @owners: vmlinux and the modules with such markers, the event's owner
+ *	    (call.module, NULL for vmlinux) first
+ * @refused: the last module whose format was refused, to say it once
+ * @nr_ops: conversions in @ops and @fields
+ * @nr_str: %s fields
+ * @str: the index in @ops of each
+ * @size: a record's size without its strings, header included
+ * @text: literal text between the conversions, NUL-separated
+ * @tail: the literal text after the last conversion (in @text)
+ * @fields: the conversions, for defining and printing (cold)
+ * @ops: the copy program (hot)
+ */
+struct marker_event {
+	struct hlist_node hlist;
+	struct trace_event_call call;
+	struct trace_event_class class;
+	char *name;
+	char *format;
+	unsigned int users;
+	struct list_head owners;
+	struct module *refused;
+	unsigned int nr_ops;
+	unsigned int nr_str;
+	u8 str[MARKER_EVENT_MAX_ARGS];
+	unsigned int size;
+	char *text;
+	const char *tail;
+	struct marker_event_field *fields;
+	struct marker_event_op ops[];
+};
+
+struct marker_event *marker_event_alloc(const char *name, const char *format);
+void marker_event_free(struct marker_event *ev);
+int marker_event_parse(struct marker_event *ev);
+char *marker_event_print_fmt(const struct marker_event *ev);
+
+#endif /* _KERNEL_TRACE_MARKER_FORMAT_H */

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the marker events' format parser: the fields, types,
+ * offsets, copy program and print format that a marker's format yields.
+ */
+
+#include <kunit/test.h>
+#include <linux/kernel.h>
+#include <linux/marker.h>
+#include <linux/string.h>
+#include <linux/trace_events.h>
+
+#include "marker_format.h"
+
+/* The size of the common fields, where the first field may start. */
+#define COMMON_SIZE	sizeof(struct trace_entry)
+
+/* Parse @format into an event that the next parse() or the exit frees. */
+static struct marker_event *parse(struct kunit *test, const char *format)
+{
+	struct marker_event *ev;
+
+	marker_event_free(test->priv);
+	test->priv = NULL;
+	ev = marker_event_alloc("marker_format_test", format);
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	test->priv = ev;
+	KUNIT_ASSERT_EQ(test, marker_event_parse(ev), 0);
+	ev->call.print_fmt = marker_event_print_fmt(ev);
+	KUNIT_ASSERT_NOT_NULL(test, ev->call.print_fmt);
+	return ev;
+}
+
+static void marker_format_test_exit(struct kunit *test)
+{
+	marker_event_free(test->priv);
+}
+
+/* Field @i is called @name, of C type @type, @size bytes, printed @spec. */
+static void expect_field(struct kunit *test, const struct marker_event *ev,
+			 unsigned int i, const char *name, const char *type,
+			 unsigned int size, bool is_signed, const char *spec)
+{
+	const struct marker_event_op *op = &ev->ops[i];
+	const struct marker_event_field *f = &ev->fields[i];
+
+	KUNIT_ASSERT_LT(test, i, ev->nr_ops);
+	KUNIT_EXPECT_STREQ(test, f->name, name);
+	KUNIT_EXPECT_STREQ(test, f->type, type);
+	KUNIT_EXPECT_STREQ(test, f->spec, spec);
+	KUNIT_EXPECT_EQ(test, op->size, size);
+	KUNIT_EXPECT_EQ(test, !!op->is_signed, is_signed);
+	/* Aligned to its size, after the common fields, inside the record. */
+	KUNIT_EXPECT_EQ(test, op->offset % size, 0);
+	KUNIT_EXPECT_GE(test, op->offset, COMMON_SIZE);
+	KUNIT_EXPECT_LE(test, op->offset + size, ev->size);
+}
+
+/* A field per conversion, named after the word before it. */
+static void marker_format_test_words(struct kunit *test)
+{
+	struct marker_event *ev = parse(test, "pid %d comm %s addr 0x%lx");
+
+	KUNIT_ASSERT_EQ(test, ev->nr_ops, 3);
+	expect_field(test, ev, 0, "pid", "int", 4, true, "%d");
+	expect_field(test, ev, 1, "comm", "__data_loc char[]", 4, false, "%s");
+	expect_field(test, ev, 2, "addr", "unsigned long", sizeof(long), false,
+		     "%lx");
+	KUNIT_EXPECT_EQ(test, ev->ops[0].offset, COMMON_SIZE);
+	KUNIT_EXPECT_EQ(test, ev->ops[1].offset, COMMON_SIZE + 4);
+	KUNIT_EXPECT_EQ(test, ev->size,
+			ALIGN(COMMON_SIZE + 8, sizeof(long)) + sizeof(long));
+	/* The string is listed, and stored as one. */
+	KUNIT_EXPECT_TRUE(test, ev->ops[1].is_string);
+	KUNIT_EXPECT_EQ(test, ev->nr_str, 1);
+	KUNIT_EXPECT_EQ(test, ev->str[0], 1);
+	KUNIT_EXPECT_EQ(test, ev->ops[0].kind, MARKER_STORE_32);
+	KUNIT_EXPECT_EQ(test, ev->ops[1].kind, MARKER_STORE_STR);
+	KUNIT_EXPECT_EQ(test, ev->ops[2].read, MARKER_READ_LONG);
+	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt,
+			   "\"pid %d comm %s addr 0x%lx\", REC->pid, __get_str(comm), REC->addr");
+}
+
+/* Every length modifier: the field's size, type and printed conversion. */
+static void marker_format_test_lengths(struct kunit *test)
+{
+	struct marker_event *ev;
+	unsigned int i;
+
+	ev = parse(test,
+		   "a %hhd b %hhu c %hd d %hu e %lld f %llu g %zu h %zd i %td j %c k %p");
+	KUNIT_ASSERT_EQ(test, ev->nr_ops, 11);
+	expect_field(test, ev, 0, "a", "signed char", 1, true, "%hhd");
+	expect_field(test, ev, 1, "b", "unsigned char", 1, false, "%hhu");
+	expect_field(test, ev, 2, "c", "short", 2, true, "%hd");
+	expect_field(test, ev, 3, "d", "unsigned short", 2, false, "%hu");
+	expect_field(test, ev, 4, "e", "long long", 8, true, "%lld");
+	expect_field(test, ev, 5, "f", "unsigned long long", 8, false, "%llu");
+	expect_field(test, ev, 6, "g", "size_t", sizeof(size_t), false, "%lu");
+	expect_field(test, ev, 7, "h", "ssize_t", sizeof(size_t), true, "%ld");
+	expect_field(test, ev, 8, "i", "ptrdiff_t", sizeof(ptrdiff_t), true,
+		     "%ld");
+	expect_field(test, ev, 9, "j", "char", 1, is_signed_type(char), "%c");
+	expect_field(test, ev, 10, "k", "unsigned long", sizeof(long), false,
+		     "0x%lx");
+	/* Packed in order: 1, 1, 2 and 2 bytes share the first 8. */
+	KUNIT_EXPECT_EQ(test, ev->ops[1].offset, COMMON_SIZE + 1);
+	KUNIT_EXPECT_EQ(test, ev->ops[2].offset, COMMON_SIZE + 2);
+	KUNIT_EXPECT_EQ(test, ev->ops[3].offset, COMMON_SIZE + 4);
+	for (i = 1; i < ev->nr_ops; i++)
+		KUNIT_EXPECT_GE(test, ev->ops[i].offset,
+				ev->ops[i - 1].offset + ev->ops[i - 1].size);
+	KUNIT_EXPECT_EQ(test, ev->ops[0].kind, MARKER_STORE_8);
+	KUNIT_EXPECT_EQ(test, ev->ops[2].kind, MARKER_STORE_16);
+	KUNIT_EXPECT_EQ(test, ev->ops[4].kind, MARKER_STORE_64);
+	KUNIT_EXPECT_EQ(test, ev->ops[4].read, MARKER_READ_LLONG);
+	KUNIT_EXPECT_EQ(test, ev->ops[6].read, MARKER_READ_SIZE);
+	KUNIT_EXPECT_EQ(test, ev->ops[8].read, MARKER_READ_PTRDIFF);
+	KUNIT_EXPECT_EQ(test, ev->ops[10].read, MARKER_READ_PTR);
+	KUNIT_EXPECT_EQ(test, ev->nr_str, 0);
+}
+
+/*
+ * Flags, width and precision are kept in the printed conversion; %i is
+ * printed as %d.
+ */
+static void marker_format_test_flags(struct kunit *test)
+{
+	struct marker_event *ev;
+
+	ev = parse(test, "v=%-08llx w=%+5d p=%#p l %i m %X n %.3llo");
+	KUNIT_ASSERT_EQ(test, ev->nr_ops, 6);
+	expect_field(test, ev, 0, "v", "unsigned long long", 8, false,
+		     "%-08llx");
+	expect_field(test, ev, 1, "w", "int", 4, true, "%+5d");
+	expect_field(test, ev, 2, "p", "unsigned long", sizeof(long), false,
+		     "0x%#lx");
+	expect_field(test, ev, 3, "l", "int", 4, true, "%d");
+	expect_field(test, ev, 4, "m", "unsigned int", 4, false, "%X");
+	expect_field(test, ev, 5, "n", "unsigned long long", 8, false,
+		     "%.3llo");
+}
+
+/* Names are unique, never a common field's, and "arg<n>" without a word. */
+static void marker_format_test_names(struct kunit *test)
+{
+	struct marker_event *ev;
+
+	ev = parse(test, "x %d x %d %d common_pid %d 9 %d x=%d: %d");
+	KUNIT_ASSERT_EQ(test, ev->nr_ops, 7);
+	KUNIT_EXPECT_STREQ(test, ev->fields[0].name, "x");
+	KUNIT_EXPECT_STREQ(test, ev->fields[1].name, "x_2");
+	KUNIT_EXPECT_STREQ(test, ev->fields[2].name, "arg3");
+	KUNIT_EXPECT_STREQ(test, ev->fields[3].name, "arg4");
+	KUNIT_EXPECT_STREQ(test, ev->fields[4].name, "arg5");
+	KUNIT_EXPECT_STREQ(test, ev->fields[5].name, "x_3");
+	KUNIT_EXPECT_STREQ(test, ev->fields[6].name, "arg7");
+}
+
+/*
+ * '*' widths, %n and %p extensions have no field; their arguments are
+ * still counted, so that the next field reads the right one.
+ */
+static void marker_format_test_untyped(struct kunit *test)
+{
+	struct marker_event *ev = parse(test, "w %*d n %n s %pS v %u");
+
+	KUNIT_ASSERT_EQ(test, ev->nr_ops, 4);
+	KUNIT_EXPECT_STREQ(test, ev->fields[0].name, "");
+	KUNIT_EXPECT_STREQ(test, ev->fields[1].name, "");
+	KUNIT_EXPECT_STREQ(test, ev->fields[2].name, "");
+	KUNIT_EXPECT_EQ(test, ev->ops[0].stars, 1);
+	KUNIT_EXPECT_EQ(test, ev->ops[0].slot, 1);
+	KUNIT_EXPECT_EQ(test, ev->ops[1].slot, 2);
+	KUNIT_EXPECT_EQ(test, ev->ops[1].read, MARKER_READ_PTR);
+	KUNIT_EXPECT_EQ(test, ev->ops[2].slot, 3);
+	KUNIT_EXPECT_EQ(test, ev->ops[2].read, MARKER_READ_PTR);
+	KUNIT_EXPECT_EQ(test, ev->ops[0].kind, MARKER_STORE_NONE);
+	expect_field(test, ev, 3, "v", "unsigned int", 4, false, "%u");
+	KUNIT_EXPECT_EQ(test, ev->ops[3].slot, 4);
+	KUNIT_EXPECT_EQ(test, ev->ops[3].offset, COMMON_SIZE);
+	KUNIT_EXPECT_EQ(test, ev->size, COMMON_SIZE + 4);
+	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt,
+			   "\"w ? n ? s ? v %u\", REC->v");
+}
+
+/* MARK_NOARGS: no field, and an empty print format. */
+static void marker_format_test_noargs(struct kunit *test)
+{
+	struct marker_event *ev = parse(test, MARK_NOARGS);
+
+	KUNIT_EXPECT_EQ(test, ev->nr_ops, 0);
+	KUNIT_EXPECT_EQ(test, ev->size, COMMON_SIZE);
+	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt, "\"\"");
+}
+
+/* A conversion that cannot be followed ends the record there. */
+static void marker_format_test_stop(struct kunit *test)
+{
+	struct marker_event *ev = parse(test, "a %d b %hs c %d");
+
+	KUNIT_ASSERT_EQ(test, ev->nr_ops, 1);
+	KUNIT_EXPECT_STREQ(test, ev->tail, " b ");
+	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt, "\"a %d b \", REC->a");
+	ev = parse(test, "q %q");
+	KUNIT_EXPECT_EQ(test, ev->nr_ops, 0);
+}
+
+/* At most MARKER_EVENT_MAX_ARGS conversions are recorded. */
+static void marker_format_test_too_many(struct kunit *test)
+{
+	char format[3 * (MARKER_EVENT_MAX_ARGS + 1) + 1] = "";
+	struct marker_event *ev;
+	unsigned int i;
+
+	for (i = 0; i <= MARKER_EVENT_MAX_ARGS; i++)
+		strcat(format, "%d ");
+	ev = parse(test, format);
+	KUNIT_ASSERT_EQ(test, ev->nr_ops, MARKER_EVENT_MAX_ARGS);
+	KUNIT_EXPECT_STREQ(test, ev->fields[MARKER_EVENT_MAX_ARGS - 1].name,
+			   "arg32");
+	KUNIT_EXPECT_EQ(test, ev->size, COMMON_SIZE + 4 * MARKER_EVENT_MAX_ARGS);
+	/* The same number of '*' arguments and conversions. */
+	ev = parse(test, "%*d %*d %*d %*d %*d %*d %*d %*d %*d %*d %*d %*d %*d %*d %*d %*d %*d");
+	KUNIT_EXPECT_EQ(test, ev->nr_ops, 16);
+}
+
+/* Quotes, backslashes, newlines and "%%" are escaped for the parser. */
+static void marker_format_test_escapes(struct kunit *test)
+{
+	struct marker_event *ev;
+
+	ev = parse(test, "msg=%s \"quoted\" 100%% back\\slash\n");
+	KUNIT_ASSERT_EQ(test, ev->nr_ops, 1);
+	KUNIT_EXPECT_STREQ(test, ev->tail, " \"quoted\" 100% back\\slash\n");
+	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt,
+			   "\"msg=%s \\\"quoted\\\" 100%% back\\\\slash\\n\", __get_str(msg)");
+}
+
+static struct kunit_case marker_format_test_cases[] = {
+	KUNIT_CASE(marker_format_test_words),
+	KUNIT_CASE(marker_format_test_lengths),
+	KUNIT_CASE(marker_format_test_flags),
+	KUNIT_CASE(marker_format_test_names),
+	KUNIT_CASE(marker_format_test_untyped),
+	KUNIT_CASE(marker_format_test_noargs),
+	KUNIT_CASE(marker_format_test_stop),
+	KUNIT_CASE(marker_format_test_too_many),
+	KUNIT_CASE(marker_format_test_escapes),
+	{}
+};
+
+static struct kunit_suite marker_format_test_suite = {
+	.name = "marker_format",
+	.exit = marker_format_test_exit,
+	.test_cases = marker_format_test_cases,
+};
+
+kunit_test_suites(&marker_format_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the marker events' format parser");
+MODULE_LICENSE("GPL");
