@@ -204,6 +204,24 @@ static int enabled_site_armed(const struct marker *m)
 #endif
 
 /*
+ * Ten passes, each of which tests MARK_ENABLED() @on; and the test's
+ * site (arch sites) or key (jump labels) switched @on.
+ */
+static void expect_enabled(struct kunit *test, struct marker *m, bool on)
+{
+	int i;
+
+	for (i = 0; i < 10; i++)
+		KUNIT_EXPECT_EQ(test, pass_enabled(i), on);
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+	KUNIT_EXPECT_EQ(test, enabled_site_armed(m), (int)on);
+#endif
+#ifdef CONFIG_MARKERS_STATIC_KEYS
+	KUNIT_EXPECT_EQ(test, static_key_enabled(&m->key), on);
+#endif
+}
+
+/*
  * MARK_ENABLED() is true exactly while a probe is connected: the
  * preparing function is never called while it is false, and once per
  * pass while it is true.  Where sites are patched it is a site of its
@@ -214,43 +232,24 @@ static void markers_test_enabled(struct kunit *test)
 	static const char *name = "markers_kunit_enabled";
 	struct marker *m = enabled_marker_of(name);
 	struct probe_log l = {};
-	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	prepared = 0;
-	for (i = 0; i < 10; i++)
-		KUNIT_EXPECT_FALSE(test, pass_enabled(i));
+	expect_enabled(test, m, false);
 	KUNIT_EXPECT_EQ(test, prepared, 0);
-#ifdef CONFIG_HAVE_ARCH_MARKERS
-	KUNIT_EXPECT_EQ(test, enabled_site_armed(m), 0);
-#endif
-#ifdef CONFIG_MARKERS_STATIC_KEYS
-	KUNIT_EXPECT_FALSE(test, static_key_enabled(&m->key));
-#endif
 
 	/* Any probe of the name: the test has no format to check. */
 	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(name, "value %d",
 						       probe_int, &l));
-#ifdef CONFIG_HAVE_ARCH_MARKERS
-	KUNIT_EXPECT_EQ(test, enabled_site_armed(m), 1);
-#endif
-#ifdef CONFIG_MARKERS_STATIC_KEYS
-	KUNIT_EXPECT_TRUE(test, static_key_enabled(&m->key));
-#endif
-	for (i = 0; i < 10; i++)
-		KUNIT_EXPECT_TRUE(test, pass_enabled(i));
+	expect_enabled(test, m, true);
 	KUNIT_EXPECT_EQ(test, prepared, 10);
 	KUNIT_EXPECT_EQ(test, l.calls, 10);
 	KUNIT_EXPECT_EQ(test, l.args[MAX_CALLS - 1], 3LL * (MAX_CALLS - 1));
 
 	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister(name, probe_int, &l));
-	for (i = 0; i < 10; i++)
-		KUNIT_EXPECT_FALSE(test, pass_enabled(i));
+	expect_enabled(test, m, false);
 	KUNIT_EXPECT_EQ(test, prepared, 10);
 	KUNIT_EXPECT_EQ(test, l.calls, 10);
-#ifdef CONFIG_HAVE_ARCH_MARKERS
-	KUNIT_EXPECT_EQ(test, enabled_site_armed(m), 0);
-#endif
 }
 
 static void markers_test_connect(struct kunit *test)
