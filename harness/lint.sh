@@ -3,8 +3,10 @@
 #
 # lint.sh: checkpatch --strict on every new file (the patches are
 # series-check.sh's), every new file and hunk in one patch of the series,
-# sparse (C=2) and W=1 on the new objects, kernel-doc on the new sources.  Needs
-# a configured out/build-default.  Non-zero on any finding.
+# sparse (C=2) and W=1 on the new objects, kernel-doc on the new sources,
+# the new documentation through docutils with its kernel-doc directives
+# expanded (doc-check.py).  Needs a configured out/build-default.  Non-zero
+# on any finding.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -29,6 +31,14 @@ out=$(python3 "$TOP/harness/series.py" verify 2>&1) || finding "$out"
 
 out=$("$SRC/scripts/kernel-doc" -none $csrc 2>&1)
 [ -z "$out" ] || finding "$out"
+
+# The documentation as `make htmldocs` would read it, without Sphinx: each
+# kernel-doc directive expanded by scripts/kernel-doc, then docutils.
+rst=$(echo "$files" | grep '\.rst$')
+if [ -n "$rst" ]; then
+	out=$(SRC="$SRC" python3 "$TOP/harness/doc-check.py" $rst 2>&1) ||
+		finding "$out"
+fi
 
 objs=$(echo "$csrc" | grep '\.c$' | grep -v '^tools/' | sed 's/\.c$/.o/')
 out=$(make -s -C "$SRC" O="$b" ARCH=x86_64 CC="ccache gcc" C=2 W=1 \
