@@ -8,7 +8,7 @@
  * (in vmlinux and in every module) at the name's probe array and, with
  * CONFIG_HAVE_ARCH_MARKERS, arms its patchable sites.
  *
- * See Documentation/markers.txt.
+ * See Documentation/trace/markers.rst.
  */
 
 #define pr_fmt(fmt) "markers: " fmt

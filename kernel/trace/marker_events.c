@@ -8,7 +8,7 @@
  * through perf, connects a probe to the marker by name through the
  * ordinary probe API; the probe writes the arguments straight into the
  * reserved record through a copy program built from the format when the
- * event was created.  See Documentation/markers.txt.
+ * event was created.  See Documentation/trace/markers.rst.
  */
 
 #define pr_fmt(fmt) "markers: " fmt

@@ -15,7 +15,7 @@
  *
  * The markers cost a NOP each while no probe is connected; see
  * probe-example.c for a module that connects probes, and
- * Documentation/markers.txt.
+ * Documentation/trace/markers.rst.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

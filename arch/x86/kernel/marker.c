@@ -21,7 +21,7 @@
  * keeps preemption off from the first int3 to the last sync, so that a
  * held task never keeps it from running.
  *
- * See Documentation/markers.txt, section 5, for why no CPU runs a torn
+ * See Documentation/trace/markers.rst, section 5, for why no CPU runs a torn
  * instruction and why no CPU waits with interrupts off for a held task.
  */
 

@@ -624,8 +624,8 @@ static struct kunit_suite markers_x86_hold_suite = {
 };
 
 /*
- * The hazards of holding tasks: each case below failed on the patcher
- * before it was made safe (Documentation/markers.txt, section 5).
+ * The hazards of holding tasks, one case each: a patcher that did not
+ * handle one fails its case (Documentation/trace/markers.rst, section 5).
  */
 
 /* A site nobody passes or connects to; the tests only write it. */
