@@ -4,7 +4,7 @@
 
 /*
  * Kernel markers: static instrumentation points that probes connect to by
- * name.  See Documentation/markers.txt.
+ * name.  See Documentation/trace/markers.rst.
  *
  * A marker site is written
  *
@@ -18,7 +18,7 @@
  */
 
 #include <linux/compiler.h>
-#include <linux/context_tracking_state.h>
+#include <linux/context_tracking.h>
 #include <linux/err.h>
 #include <linux/jump_label.h>
 #include <linux/rcupdate.h>
@@ -102,9 +102,7 @@ void marker_skip_unwatched(const struct marker *mark);
 static __always_inline bool marker_rcu_ignores_cpu(void)
 {
 #ifdef CONFIG_CONTEXT_TRACKING_IDLE
-	/* ct_dynticks() without the address computation: one load. */
-	return !(raw_cpu_read(context_tracking.state.counter) &
-		 RCU_DYNTICKS_IDX);
+	return !rcu_is_watching_curr_cpu();
 #else
 	return !rcu_is_watching();
 #endif
@@ -406,7 +404,7 @@ static inline __printf(1, 2) void __marker_check_format(const char *fmt, ...)
  * MARK_ENABLED() - whether a probe is connected to a marker
  * @name: the marker's name, a C identifier
  *
- * For arguments that cost something to prepare, which only a probe reads:
+ * For arguments that cost something to prepare, which only a probe reads::
  *
  *	if (MARK_ENABLED(subsys_event)) {
  *		summarize(obj, &sum);

@@ -113,11 +113,12 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
 #ifdef CONFIG_CONTEXT_TRACKING_IDLE
 	bool ignored;
 
+	/* !rcu_is_watching_curr_cpu(), in one testb of the per-CPU word. */
 	asm volatile("testb %[idx], " __percpu_arg([state])
 		     CC_SET(z)
 		     : CC_OUT(z) (ignored)
 		     : [idx] "i" (RCU_DYNTICKS_IDX),
-		       [state] "m" (context_tracking.state.counter));
+		       [state] "m" (CT_RCU_WATCHING_PCPU));
 	return ignored;
 #else
 	return marker_rcu_ignores_cpu();
@@ -244,19 +245,26 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
 	} while (0)
 
 /*
- * The site: a NOP recorded in __markers with its out-of-line block, the
- * label l_@yes, and its marker @mark.  The label is built by pasting, so
- * that the macro names nothing of its caller's twice.
+ * A site's asm: the NOP, recorded in __markers with its out-of-line
+ * block, the asm goto label @label, and its struct marker, operand 0.
+ */
+#define __MARK_NOP(label)						\
+	"1: .byte " __stringify(BYTES_NOP5) "\n\t"			\
+	".pushsection __markers, \"a\"\n\t"				\
+	_ASM_ALIGN "\n\t"						\
+	".long 1b - ., %l[" label "] - .\n\t"				\
+	_ASM_PTR "%c0 - .\n\t"						\
+	".popsection\n\t"
+
+/*
+ * The site of a MARK(): its MARK_SYM and its NOP, whose out-of-line block
+ * is the label l_@yes and whose marker is @mark.  The label is built by
+ * pasting, so that the macro names nothing of its caller's twice.
  */
 #define __MARK_JUMP(namestr, mark, yes)					\
 	({								\
 		asm goto(__MARK_SYM_DEFINE(namestr)			\
-			 "1: .byte " __stringify(BYTES_NOP5) "\n\t"	\
-			 ".pushsection __markers, \"a\"\n\t"		\
-			 _ASM_ALIGN "\n\t"				\
-			 ".long 1b - ., %l[" __stringify(l_##yes) "] - .\n\t" \
-			 _ASM_PTR "%c0 - .\n\t"				\
-			 ".popsection\n\t"				\
+			 __MARK_NOP(__stringify(l_##yes))		\
 			 : : "i" (mark) : : l_##yes);			\
 	})
 
@@ -278,13 +286,7 @@ l_yes:									\
  */
 static __always_inline bool __marker_enabled_site(struct marker *mark)
 {
-	asm goto("1: .byte " __stringify(BYTES_NOP5) "\n\t"
-		 ".pushsection __markers, \"a\"\n\t"
-		 _ASM_ALIGN "\n\t"
-		 ".long 1b - ., %l[l_yes] - .\n\t"
-		 _ASM_PTR "%c0 - .\n\t"
-		 ".popsection"
-		 : : "i" (mark) : : l_yes);
+	asm goto(__MARK_NOP("l_yes") : : "i" (mark) : : l_yes);
 	return false;
 l_yes:
 	return true;
