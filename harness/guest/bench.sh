@@ -42,8 +42,22 @@ own_sites() {
 	[ -e /sys/kernel/debug/markers/sites ]
 }
 
+# kallsyms' lookups, and a /proc/kallsyms read (perf stat's mean
+# task-clock over 10, cat's exec included), with MARK_SYMs skipped by the
+# map, by name, and not at all.
+kallsyms() {
+	run kallsyms
+	for m in map names none; do
+		run kallsyms_mode $m
+		perf stat -x, -e task-clock -r 10 cat /proc/kallsyms 2>&1 \
+			> /dev/null | sed -n "s/^\([0-9.]*\),msec.*/markers_bench: kallsyms_read $m \1/p"
+	done
+	run kallsyms_mode map
+}
+
 pass() {
 	own_sites && list_sites
+	own_sites && kallsyms
 	# 1. Disabled, per pass.
 	run time empty pass/empty
 	run time mark pass/mark
