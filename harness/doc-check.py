@@ -58,36 +58,6 @@ def literal_role(name, rawtext, text, lineno, inliner, options=None,
     return [nodes.literal(rawtext, text)], []
 
 
-class CObject(Directive):
-    """.. c:function:: and friends: the signature is literal text, the
-    content (the description kernel-doc writes) is parsed."""
-    required_arguments = 0
-    optional_arguments = 1
-    final_argument_whitespace = True
-    has_content = True
-    option_spec = None
-
-    def run(self):
-        node = nodes.container()
-        if self.arguments:
-            node += nodes.literal_block(self.arguments[0],
-                                        self.arguments[0])
-        self.state.nested_parse(self.content, self.content_offset, node)
-        return [node]
-
-
-class Noop(Directive):
-    required_arguments = 0
-    optional_arguments = 1
-    final_argument_whitespace = True
-    has_content = True
-    # Any option (:maxdepth:, :caption:, ...) is accepted.
-    option_spec = None
-
-    def run(self):
-        return []
-
-
 class AnyOptions(dict):
     """An option_spec that takes every option unchanged."""
 
@@ -98,6 +68,32 @@ class AnyOptions(dict):
         return directives.unchanged
 
 
+class CObject(Directive):
+    """.. c:function:: and friends: the signature is literal text, the
+    content (the description kernel-doc writes) is parsed."""
+    required_arguments = 0
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    # Any option (:maxdepth:, :caption:, ...) is accepted.
+    option_spec = AnyOptions()
+
+    def run(self):
+        node = nodes.container()
+        if self.arguments:
+            node += nodes.literal_block(self.arguments[0],
+                                        self.arguments[0])
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
+
+
+class Noop(CObject):
+    """.. toctree:: and the like: accepted, and nothing is checked."""
+
+    def run(self):
+        return []
+
+
 def register():
     for r in C_ROLES:
         roles.register_local_role('c:' + r, literal_role)
@@ -105,8 +101,6 @@ def register():
         roles.register_local_role(r, literal_role)
     for d in C_DIRECTIVES:
         directives.register_directive('c:' + d, CObject)
-    Noop.option_spec = AnyOptions()
-    CObject.option_spec = AnyOptions()
     for d in NOOP_DIRECTIVES:
         directives.register_directive(d, Noop)
 

@@ -383,11 +383,8 @@ static struct marker_event *marker_event_create(const struct marker *m,
 	ev = marker_event_alloc(m->name, m->format);
 	if (!ev)
 		goto err;
-	ret = marker_event_parse(ev);
-	if (ret)
-		goto err_free;
+	marker_event_parse(ev);
 	call = &ev->call;
-	ret = -ENOMEM;
 	call->print_fmt = marker_event_print_fmt(ev);
 	if (!call->print_fmt)
 		goto err_free;

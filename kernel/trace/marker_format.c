@@ -345,10 +345,8 @@ static void marker_event_kind(struct marker_event *ev, unsigned int i)
  * length modifier.  A conversion that has no field ('*', %n, a %p
  * extension) is read and skipped; from one that cannot be followed on,
  * nothing is recorded.  Both are said in the log, once.
- *
- * Return: 0.
  */
-int marker_event_parse(struct marker_event *ev)
+void marker_event_parse(struct marker_event *ev)
 {
 	const char *p = ev->format, *lit = p, *stop = NULL;
 	unsigned int i = 0, slot = 0, offset = sizeof(struct trace_entry);
@@ -397,7 +395,6 @@ int marker_event_parse(struct marker_event *ev)
 				    strlen(lit));
 	if (untyped || stop)
 		marker_event_tell_untyped(ev, stop);
-	return 0;
 }
 
 /**

@@ -116,7 +116,7 @@ struct marker_event {
 
 struct marker_event *marker_event_alloc(const char *name, const char *format);
 void marker_event_free(struct marker_event *ev);
-int marker_event_parse(struct marker_event *ev);
+void marker_event_parse(struct marker_event *ev);
 char *marker_event_print_fmt(const struct marker_event *ev);
 
 #endif /* _KERNEL_TRACE_MARKER_FORMAT_H */
