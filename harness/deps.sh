@@ -7,7 +7,7 @@
 # for harness/bpftrace-check.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-PKGS="linux-source-6.1 qemu-system-x86 busybox-static flex bison bc
+PKGS="linux-source-6.12 qemu-system-x86 busybox-static flex bison bc
 libelf-dev libssl-dev cpio ccache sparse rsync xz-utils kmod python3 gcc
 make libc6-dev perl patch dwarves trace-cmd linux-perf bpftool git
 python3-ply python3-git python3-docutils gcc-aarch64-linux-gnu

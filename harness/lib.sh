@@ -4,7 +4,7 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-$TOP/out}
 SRC=$OUT/src
-TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 # The base tree as a git repository (harness/series.py), whatever $OUT.
 BASE_GIT=${SERIES_BASE:-$TOP/out/base.git}
 # Top-level directories of the repository that are kernel-tree paths and

@@ -25,7 +25,7 @@ import tempfile
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.environ.get('OUT', os.path.join(TOP, 'out'))
 SRC = os.path.join(OUT, 'src')
-TARBALL = os.environ.get('TARBALL', '/usr/src/linux-source-6.1.tar.xz')
+TARBALL = os.environ.get('TARBALL', '/usr/src/linux-source-6.12.tar.xz')
 # The base repository is shared by every OUT (series-check uses its own).
 BASE = os.environ.get('SERIES_BASE', os.path.join(TOP, 'out', 'base.git'))
 DECL = os.environ.get('SERIES_DECL', os.path.join(TOP, 'patches', 'series'))
@@ -228,7 +228,7 @@ def ensure_base():
     run(['tar', '-xf', TARBALL, '-C', tmp + '/tree', '--strip-components=1'])
     env = dict(os.environ, GIT_DIR=tmp + '/git', GIT_WORK_TREE=tmp + '/tree',
                GIT_AUTHOR_DATE=DATE, GIT_COMMITTER_DATE=DATE)
-    ident = ['-c', 'user.name=Debian linux-source-6.1',
+    ident = ['-c', 'user.name=Debian linux-source-6.12',
              '-c', 'user.email=linux-source@localhost']
     # -f: the tree has files that its own .gitignore patterns match.
     run(['git', 'add', '-A', '-f', '.'], env=env, cwd=tmp + '/tree')

@@ -1213,8 +1213,8 @@ static int marker_module_coming(struct module *mod)
 	r->sites_stop = mod->marker_sites + mod->num_marker_sites;
 	r->calls = mod->marker_calls;
 	r->calls_stop = mod->marker_calls + mod->num_marker_calls;
-	r->init_start = (unsigned long)mod->init_layout.base;
-	r->init_end = r->init_start + mod->init_layout.text_size;
+	r->init_start = (unsigned long)mod->mem[MOD_INIT_TEXT].base;
+	r->init_end = r->init_start + mod->mem[MOD_INIT_TEXT].size;
 #endif
 	marker_range_connect_waiting(r);
 	/* Code that never ran: no grace period before a call changes. */

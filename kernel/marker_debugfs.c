@@ -163,8 +163,7 @@ struct marker_syms {
 	char fname[KSYM_NAME_LEN];
 };
 
-static int marker_sym_add(void *data, const char *name, struct module *mod,
-			  unsigned long addr)
+static int marker_sym_add(void *data, const char *name, unsigned long addr)
 {
 	struct marker_syms *ms = data;
 	struct marker_sym *v;
@@ -342,7 +341,7 @@ static int marker_sites_open(struct inode *inode, struct file *file)
 	/* Without kallsyms, sites have no symbol: "-". */
 	ret = kallsyms_on_each_symbol(marker_sym_add, ms);
 	if (!ret)
-		ret = module_kallsyms_on_each_symbol(marker_sym_add, ms);
+		ret = module_kallsyms_on_each_symbol(NULL, marker_sym_add, ms);
 	if (ret == -EOPNOTSUPP)
 		ret = 0;
 	if (ret)

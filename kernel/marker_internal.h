@@ -42,7 +42,7 @@ struct marker_entry {
  * @calls: first call of probes in an out-of-line block
  * @calls_stop: one past the last
  * @init_start: a module's init text, recorded as it loads: the module
- *		forgets it (init_layout) when it frees it
+ *		forgets it (mem[MOD_INIT_TEXT]) when it frees it
  * @init_end: one past its end
  * @init_freed: init text is gone, or about to go: its sites are never
  *		written again.  Set under markers_mutex before the text is

@@ -28,7 +28,7 @@ TRACE_EVENT(bench_rec,
 			     __string(name, name)),
 	    TP_fast_assign(__entry->seq = seq;
 			   __entry->value = value;
-			   __assign_str(name, name);),
+			   __assign_str(name);),
 	    TP_printk("seq %u value %llu name %s", __entry->seq,
 		      __entry->value, __get_str(name))
 );

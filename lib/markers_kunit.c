@@ -791,8 +791,8 @@ static void markers_test_rcu_idle(struct kunit *test)
 }
 #endif
 
-#if defined(CONFIG_FUNCTION_ERROR_INJECTION) && defined(CONFIG_KPROBES) && \
-	!defined(CONFIG_SLOB)
+#if defined(CONFIG_FAILSLAB) && defined(CONFIG_FUNCTION_ERROR_INJECTION) && \
+	defined(CONFIG_KPROBES)
 /*
  * Make one slab allocation of one task fail, the fail_countdown-th from
  * now, as fail_function does: a kprobe on should_failslab() that returns
@@ -941,12 +941,11 @@ struct mark_syms {
 	char want_name[KSYM_NAME_LEN];
 };
 
-static int mark_sym_check(void *data, const char *name, struct module *mod,
-			  unsigned long addr)
+static int mark_sym_check(void *data, const char *name, unsigned long addr)
 {
 	struct mark_syms *ms = data;
 
-	if (mod || !is_marker_symbol(name))
+	if (!is_marker_symbol(name))
 		return 0;
 	ms->syms++;
 	ms->on_site += site_has_code(addr);
@@ -1186,8 +1185,8 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_rcu_idle),
 #endif
 	KUNIT_CASE(markers_test_unregister_waits),
-#if defined(CONFIG_FUNCTION_ERROR_INJECTION) && defined(CONFIG_KPROBES) && \
-	!defined(CONFIG_SLOB)
+#if defined(CONFIG_FAILSLAB) && defined(CONFIG_FUNCTION_ERROR_INJECTION) && \
+	defined(CONFIG_KPROBES)
 	KUNIT_CASE(markers_test_enomem),
 #endif
 #ifdef CONFIG_HAVE_ARCH_MARKERS

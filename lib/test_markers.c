@@ -194,8 +194,8 @@ static void race_wait(void)
  * Writing "async_swap" connects a probe of this module to the marker;
  * "async_hits" counts its calls.
  */
-static bool async_init;
-module_param(async_init, bool, 0444);
+static bool async_work_on;
+module_param_named(async_init, async_work_on, bool, 0444);
 MODULE_PARM_DESC(async_init, "Pass a site in init text from async init work");
 
 static int async_hits;
@@ -294,7 +294,7 @@ static int __init test_markers_init(void)
 	test_markers_event_init(10);
 	if (!ret && init_race)
 		ret = race_start();
-	if (!ret && async_init)
+	if (!ret && async_work_on)
 		async_schedule(async_work, NULL);
 	if (!ret)
 		pr_info("ok\n");

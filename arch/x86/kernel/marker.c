@@ -161,7 +161,7 @@ static __always_inline void marker_emulate(const struct marker_poke *p,
 		int3_emulate_call(regs, p->next);
 	else
 		int3_emulate_jmp(regs, p->next);
-	arch_atomic_long_inc(&marker_emulated);
+	raw_atomic_long_inc(&marker_emulated);
 }
 
 /*
@@ -172,9 +172,9 @@ static __always_inline void marker_emulate(const struct marker_poke *p,
  */
 static __always_inline void marker_late(struct marker_poke_desc *d)
 {
-	arch_atomic_long_inc(&marker_late_hits);
+	raw_atomic_long_inc(&marker_late_hits);
 	if (raw_cpu_read(marker_late_seq) == d->seq)
-		arch_atomic_long_inc(&marker_stale);
+		raw_atomic_long_inc(&marker_stale);
 	else
 		raw_cpu_write(marker_late_seq, d->seq);
 }
@@ -197,7 +197,7 @@ static __always_inline void marker_hold(struct pt_regs *regs)
 	int3_emulate_push(regs, regs->cs);
 	int3_emulate_push(regs, regs->ip - INT3_INSN_SIZE);
 	int3_emulate_jmp(regs, (unsigned long)marker_hold_thunk);
-	arch_atomic_long_inc(&marker_holds);
+	raw_atomic_long_inc(&marker_holds);
 }
 
 /*
@@ -252,7 +252,7 @@ noinstr bool marker_int3_handler(struct pt_regs *regs)
 
 	/* Pairs with the smp_wmb() between publishing @d and the int3s. */
 	smp_rmb();
-	if (!arch_atomic_inc_not_zero(&d->refs))
+	if (!raw_atomic_inc_not_zero(&d->refs))
 		return false;
 
 	p = marker_poke_find(d, regs->ip - INT3_INSN_SIZE);
@@ -270,7 +270,7 @@ noinstr bool marker_int3_handler(struct pt_regs *regs)
 out:
 	/* Done with @d before the patcher may see refs drop. */
 	smp_mb__before_atomic();
-	arch_atomic_dec(&d->refs);
+	raw_atomic_dec(&d->refs);
 	return ret;
 }
 
@@ -397,12 +397,12 @@ static bool marker_chunk_has(unsigned long addr)
 
 	/* Pairs with the smp_wmb() between publishing @d and the int3s. */
 	smp_rmb();
-	if (!arch_atomic_inc_not_zero(&d->refs))
+	if (!raw_atomic_inc_not_zero(&d->refs))
 		return false;
 	ret = marker_poke_find(d, addr);
 	/* Done with @d before the patcher may see refs drop. */
 	smp_mb__before_atomic();
-	arch_atomic_dec(&d->refs);
+	raw_atomic_dec(&d->refs);
 	return ret;
 }
 

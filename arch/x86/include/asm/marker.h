@@ -114,11 +114,11 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
 	bool ignored;
 
 	/* !rcu_is_watching_curr_cpu(), in one testb of the per-CPU word. */
-	asm volatile("testb %[idx], " __percpu_arg([state])
+	asm volatile("testb %[watching], " __percpu_arg([state])
 		     CC_SET(z)
 		     : CC_OUT(z) (ignored)
-		     : [idx] "i" (RCU_DYNTICKS_IDX),
-		       [state] "m" (CT_RCU_WATCHING_PCPU));
+		     : [watching] "i" (CT_RCU_WATCHING),
+		       [state] "m" (__my_cpu_var(context_tracking.state.counter)));
 	return ignored;
 #else
 	return marker_rcu_ignores_cpu();
