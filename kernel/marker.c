@@ -1246,12 +1246,12 @@ static void marker_patch_init_calls(const struct marker_range *r)
 
 /*
  * The module's init text is freed once this returns, and its sites are
- * never written again; but 6.1 calls the MODULE_STATE_LIVE notifiers
- * before async_synchronize_full(), so the module's async __init work may
- * still pass them.  A call there left pointing at a single probe would
- * call it after it is replaced, with its successor's probe_private, and
- * after its module is gone.  Point those calls at marker_iterate(), which
- * calls whatever probes the site reads.
+ * never written again; but do_init_module() calls the MODULE_STATE_LIVE
+ * notifiers before async_synchronize_full(), so the module's async
+ * __init work may still pass them.  A call there left pointing at a
+ * single probe would call it after it is replaced, with its successor's
+ * probe_private, and after its module is gone.  Point those calls at
+ * marker_iterate(), which calls whatever probes the site reads.
  */
 static void marker_module_live(struct module *mod)
 {

@@ -314,14 +314,18 @@ static inline void marker_free_init_mem(void)
 
 #else /* !CONFIG_MARKERS */
 
+/* Checked as with CONFIG_MARKERS, evaluated never. */
 #define __MARK(name, call_private, format, args...)			\
 	do {								\
-		if (0)							\
+		if (0) {						\
+			(void)#name;					\
+			(void)(call_private);				\
 			__marker_check_format(format, ## args);		\
+		}							\
 	} while (0)
 #define _trace_mark(name, format, args...)				\
 	__MARK(name, NULL, format, ## args)
-#define __MARK_ENABLED(name)	false
+#define __MARK_ENABLED(name)	((void)#name, false)
 
 static inline int marker_probe_register(const char *name, const char *format,
 					marker_probe_func *probe,
