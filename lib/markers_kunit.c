@@ -1180,7 +1180,7 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE_PARAM(markers_test_expansions, expansion_gen_params),
 	KUNIT_CASE(markers_test_contexts),
 	KUNIT_CASE(markers_test_types),
-	KUNIT_CASE(markers_test_swap),
+	KUNIT_CASE_SLOW(markers_test_swap),
 #ifdef CONFIG_CONTEXT_TRACKING_IDLE
 	KUNIT_CASE(markers_test_rcu_idle),
 #endif

@@ -41,8 +41,11 @@
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/rt.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <asm/alternative.h>
+#include <asm/processor.h>
 #include <asm/sections.h>
 #include <asm/text-patching.h>
 
@@ -70,6 +73,7 @@ struct marker_poke {
  * @nr: how many
  * @released: set once every new byte 0 is written: held tasks return
  * @seq: counts chunks, for marker_late()
+ * @patcher: the task writing them, which must never wait for itself
  * @refs: 1 for the patcher, plus 1 per CPU looking at @vec
  *
  * text_mutex serializes patchers.  While @refs is 0 the patcher fills in
@@ -86,6 +90,7 @@ static struct marker_poke_desc {
 	unsigned int nr;
 	int released;
 	unsigned long seq;
+	struct task_struct *patcher;
 	atomic_t refs;
 } marker_desc;
 
@@ -200,6 +205,27 @@ static __always_inline void marker_hold(struct pt_regs *regs)
 	raw_atomic_long_inc(&marker_holds);
 }
 
+/* marker_hold_supported() of the boot CPU, from core_initcall on. */
+static bool marker_hold_on __ro_after_init;
+
+/**
+ * marker_hold_supported() - whether tasks may be held on such CPUs at all
+ * @c: the CPU's features
+ *
+ * Not without a preempt count: the trapped context's own tells whether
+ * it may be preempted (marker_may_hold()).  Not with FRED: the kernel
+ * returns from a FRED event with ERETS, which restores what the event's
+ * frame says of the trapped context beyond its registers (its stack
+ * level, STI and NMI blocking); the hold returns with IRET, which knows
+ * none of it.  There every hit is emulated.
+ *
+ * Return: true if a task may wait for its site in marker_hold_thunk.
+ */
+bool marker_hold_supported(const struct cpuinfo_x86 *c)
+{
+	return IS_ENABLED(CONFIG_PREEMPT_COUNT) && !cpu_has(c, X86_FEATURE_FRED);
+}
+
 /*
  * Whether a task that trapped on an instruction of the chunk at @regs may
  * wait for it in marker_hold_thunk, rather than emulate the new
@@ -214,18 +240,22 @@ static __always_inline void marker_hold(struct pt_regs *regs)
  *    spinlock leaves no trace, and nobody waits);
  *  - user access off (AC clear): the thunk's C code must not run with
  *    SMAP lifted;
+ *  - a task of the fair classes, not boosted: the patcher is preemptible,
+ *    and a task that waits for it must never run in its place for good,
+ *    as a real-time or deadline task could;
  *  - RCU watching: tracing and kprobes in the thunk's C code need it;
  *  - not noinstr text: its callers rely on it calling nothing that is
- *    instrumented.
+ *    instrumented;
+ *  - a CPU on which tasks may be held at all (marker_hold_supported()).
  *
  * Whoever holds nothing that only non-preemptible code releases cannot
  * make anyone spin with interrupts off while it waits.
  */
 static __always_inline bool marker_may_hold(const struct pt_regs *regs)
 {
-	return IS_ENABLED(CONFIG_PREEMPT_COUNT) &&
+	return marker_hold_on &&
 	       (regs->flags & (X86_EFLAGS_IF | X86_EFLAGS_AC)) ==
-	       X86_EFLAGS_IF && !preempt_count() &&
+	       X86_EFLAGS_IF && !preempt_count() && !rt_or_dl_task(current) &&
 	       !marker_rcu_ignores_cpu() &&
 	       !(regs->ip >= (unsigned long)__noinstr_text_start &&
 		 regs->ip < (unsigned long)__noinstr_text_end);
@@ -259,7 +289,7 @@ noinstr bool marker_int3_handler(struct pt_regs *regs)
 	if (!p)
 		goto out;
 	ret = true;
-	if (marker_may_hold(regs)) {
+	if (marker_may_hold(regs) && current != d->patcher) {
 		marker_hold(regs);
 		goto out;
 	}
@@ -446,6 +476,7 @@ static struct notifier_block marker_int3_nb = {
 
 static int __init marker_x86_init(void)
 {
+	marker_hold_on = marker_hold_supported(&boot_cpu_data);
 	return register_die_notifier(&marker_int3_nb);
 }
 core_initcall(marker_x86_init);
@@ -529,13 +560,14 @@ static int marker_poke_chunk(struct marker_poke_desc *d)
 	ret = marker_poke_sort(d);
 
 	/*
-	 * Preemption off from the first int3 to the last sync: a held task
-	 * spins until release, and must never keep this CPU from releasing
-	 * it, even where nothing preempts it (PREEMPT_NONE).
+	 * Preemptible throughout, as text_poke_bp() is: text_poke() takes
+	 * sleeping locks on PREEMPT_RT.  A held task never keeps this one
+	 * from running: only tasks the scheduler may preempt for it are
+	 * held (marker_may_hold()).
 	 */
-	preempt_disable();
 	d->released = 0;
 	d->seq++;
+	d->patcher = current;
 	atomic_set_release(&d->refs, 1);
 	/* Pairs with the smp_rmb() in marker_int3_handler(). */
 	smp_wmb();
@@ -559,7 +591,6 @@ static int marker_poke_chunk(struct marker_poke_desc *d)
 	/* Nothing is written after the last sync. */
 	if (!atomic_dec_and_test(&d->refs))
 		atomic_cond_read_acquire(&d->refs, !VAL);
-	preempt_enable();
 	d->nr = 0;
 	return ret;
 }
@@ -641,9 +672,10 @@ static int marker_poke_add(struct marker_poke_desc *d,
 }
 
 /*
- * Queue @c in @d to call @target, unless it does.  A call is only ever
- * changed here, under text_mutex, and kprobes keep off it: anything but
- * a call there is refused.
+ * Queue @c in @d to call @target, unless it does, as static_call() does
+ * with call depth tracking: a call written here goes where a direct call
+ * to @target goes.  A call is only ever changed here, under text_mutex,
+ * and kprobes keep off it: anything but a call there is refused.
  */
 static int marker_poke_add_call(struct marker_poke_desc *d,
 				const struct marker_probe_call *c,
@@ -657,6 +689,8 @@ static int marker_poke_add_call(struct marker_poke_desc *d,
 		       MARKER_CALL_SIZE, code);
 		return -EINVAL;
 	}
+	/* Through its accounting thunk, with call depth tracking. */
+	target = (unsigned long)callthunks_translate_call_dest((void *)target);
 	__text_gen_insn(p->new, CALL_INSN_OPCODE, code, (void *)target,
 			CALL_INSN_SIZE);
 	if (!memcmp(code, p->new, MARKER_CALL_SIZE))

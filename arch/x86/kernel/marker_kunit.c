@@ -28,6 +28,43 @@
 #include <asm/text-patching.h>
 #include <asm/trapnr.h>
 
+/*
+ * markers_x86_site and its probe: a site at rest and armed, kprobes on
+ * and next to a site, the call of its probes, and a marker passed in NMI
+ * context.
+ */
+struct site_log {
+	int calls;
+	int arg;
+	bool in_nmi;
+};
+
+static void probe_site(void *probe_private, void *call_private,
+		       const char *fmt, va_list *args)
+{
+	struct site_log *l = probe_private;
+
+	l->arg = va_arg(*args, int);
+	l->in_nmi = in_nmi();
+	WRITE_ONCE(l->calls, l->calls + 1);
+}
+
+static noinline void pass_site(int v)
+{
+	MARK(markers_x86_site, "value %d", v);
+}
+
+static int site_connect(struct site_log *l)
+{
+	return marker_probe_register("markers_x86_site", "value %d",
+				     probe_site, l);
+}
+
+static int site_disconnect(struct site_log *l)
+{
+	return marker_probe_unregister("markers_x86_site", probe_site, l);
+}
+
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 #define HOLD_MAGIC	0x5eedUL
 
@@ -92,7 +129,7 @@ static noinline void pass_chunks(void)
  * some of them with interrupts off.
  */
 #define STRESS_SITES	4
-static DEFINE_SPINLOCK(stress_irqsafe);
+static DEFINE_RAW_SPINLOCK(stress_irqsafe);
 static DEFINE_SPINLOCK(stress_process);
 
 static noinline void pass_stress(void)
@@ -105,9 +142,9 @@ static noinline void pass_stress_irqsafe(void)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&stress_irqsafe, flags);
+	raw_spin_lock_irqsave(&stress_irqsafe, flags);
 	MARK_STRESS();
-	spin_unlock_irqrestore(&stress_irqsafe, flags);
+	raw_spin_unlock_irqrestore(&stress_irqsafe, flags);
 }
 
 static noinline void pass_stress_process(void)
@@ -209,7 +246,7 @@ static int hold_passer(void *data)
 	return 0;
 }
 
-/* Spin up to @ms for @cond(), with preemption off (we are the patcher). */
+/* Spin up to @ms for @cond(), in the patcher, between two of its steps. */
 static bool spin_until(bool (*cond)(void), int ms)
 {
 	int i;
@@ -388,7 +425,10 @@ static void markers_x86_test_hold(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.max_hold_ns, 0ULL);
 }
 
-/* A hit on the patching CPU is emulated as the new instruction. */
+/*
+ * A hit of the patcher itself, preemptible between its steps, is emulated
+ * as the new instruction: it would wait for its own release.
+ */
 static void markers_x86_test_owner(struct kunit *test)
 {
 	struct marker_hold_stats st0, st;
@@ -897,7 +937,9 @@ static void markers_x86_test_held_frame(struct kunit *test)
  *		    IPI whose handler takes it just before it passes;
  *   process:	    a lock only tasks take, which contenders on the other
  *		    CPUs take with interrupts off.
- * No pass is held, and every toggle ends.
+ * Every toggle ends.  No pass is held, but in a sleeping lock
+ * (PREEMPT_RT's spinlock_t, the process lock there): its section is
+ * preemptible, and its contenders sleep, interrupts on.
  */
 enum lock_mode { LOCK_IRQSAFE_TIMER, LOCK_IRQSAFE_IPI, LOCK_PROCESS };
 
@@ -908,7 +950,7 @@ static const char * const lock_modes[] = {
 #define LOCK_TOGGLES	200
 #define LOCK_SECONDS	30
 
-static DEFINE_SPINLOCK(lock_irqsafe);
+static DEFINE_RAW_SPINLOCK(lock_irqsafe);
 static DEFINE_SPINLOCK(lock_process);
 
 static struct lock_test {
@@ -928,16 +970,16 @@ static noinline void pass_lock(void)
 
 static void lock_ipi(void *info)
 {
-	spin_lock(&lock_irqsafe);
+	raw_spin_lock(&lock_irqsafe);
 	atomic_long_inc(&lt.takes);
-	spin_unlock(&lock_irqsafe);
+	raw_spin_unlock(&lock_irqsafe);
 }
 
 static enum hrtimer_restart lock_tick(struct hrtimer *t)
 {
-	spin_lock(&lock_irqsafe);
+	raw_spin_lock(&lock_irqsafe);
 	atomic_long_inc(&lt.takes);
-	spin_unlock(&lock_irqsafe);
+	raw_spin_unlock(&lock_irqsafe);
 	if (READ_ONCE(lt.stop))
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, ns_to_ktime(20 * NSEC_PER_USEC));
@@ -955,12 +997,12 @@ static int lock_passer(void *data)
 			pass_lock();
 			spin_unlock(&lock_process);
 		} else {
-			spin_lock_irqsave(&lock_irqsafe, flags);
+			raw_spin_lock_irqsave(&lock_irqsafe, flags);
 			if (lt.mode == LOCK_IRQSAFE_IPI)
 				smp_call_function_single_async(lt.patcher,
 							       &lt.csd);
 			pass_lock();
-			spin_unlock_irqrestore(&lock_irqsafe, flags);
+			raw_spin_unlock_irqrestore(&lock_irqsafe, flags);
 		}
 		if (!(++n & 15))
 			cond_resched();
@@ -1068,8 +1110,9 @@ static void markers_x86_test_lock(struct kunit *test)
 		   st.holds - st0.holds, st.emulated - st0.emulated,
 		   st.max_window_ns / 1000, st.max_sync_ns / 1000);
 	KUNIT_EXPECT_EQ(test, i, LOCK_TOGGLES);
-	/* Every pass is inside a lock: emulated, never held. */
-	KUNIT_EXPECT_EQ(test, st.holds, st0.holds);
+	/* Every pass is inside a lock: emulated, unless the lock sleeps. */
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT) || lt.mode != LOCK_PROCESS)
+		KUNIT_EXPECT_EQ(test, st.holds, st0.holds);
 	/* The passers have exited: none is left holding. */
 	KUNIT_EXPECT_EQ(test, holding(), 0);
 	KUNIT_EXPECT_GT(test, atomic_long_read(&lt.passes), 0L);
@@ -1148,7 +1191,7 @@ static int held_passer(void *data)
 	return 0;
 }
 
-/* Spin up to @ms for @cond(), with preemption off (we are the patcher). */
+/* Spin up to @ms for @cond(), in the patcher, between two of its steps. */
 static bool held_until(bool (*cond)(void), int ms)
 {
 	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
@@ -1394,16 +1437,21 @@ static void markers_x86_test_held_rearm(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.retried - st0.retried, 0UL);
 }
 
-/* Wake the FIFO passer on this CPU, in the middle of the window. */
+/*
+ * Wake the FIFO passer on this CPU, in the middle of the window, and give
+ * it the CPU until it has passed (up to 2 s): it meets the int3.
+ */
 static void held_wake_step(unsigned int step)
 {
+	int i;
+
 	if (step != 1)
 		return;
 	WRITE_ONCE(hd.go, 1);
 	wake_up_process(hd.passer);
-	/* A pass now would be held, on this CPU, at FIFO priority. */
-	mdelay(20);
-	hd.ok_step = !held_passed();
+	for (i = 0; i < 100 && !held_passed(); i++)
+		msleep(20);
+	hd.ok_step = held_passed();
 }
 
 static int held_fifo_passer(void *data)
@@ -1418,10 +1466,10 @@ static int held_fifo_passer(void *data)
 }
 
 /*
- * The patching CPU is never preempted while it holds int3s: a FIFO task
- * woken there in the middle of the window runs after it, and meets no
- * int3; had it run then, it would have been held, at FIFO priority, on
- * the only CPU that can release it.
+ * The patcher may be preempted, and a FIFO task that preempts it would,
+ * if held, spin ahead of the only task that can release it.  So such a
+ * task is never held: woken on the patching CPU in the middle of the
+ * window, it runs the new instruction emulated, and the patch ends.
  */
 static void markers_x86_test_held_patcher_cpu(struct kunit *test)
 {
@@ -1463,12 +1511,12 @@ static void markers_x86_test_held_patcher_cpu(struct kunit *test)
 	marker_probe_unregister("markers_x86_held", probe_held, NULL);
 
 	KUNIT_EXPECT_TRUE(test, hd.ok_step);
-	KUNIT_EXPECT_TRUE(test, held_passed());
 	KUNIT_EXPECT_LT_MSG(test, t, 100 * NSEC_PER_MSEC,
 			    "arming took %llu ms", t / NSEC_PER_MSEC);
 	KUNIT_EXPECT_EQ(test, atomic_read(&hd.probe_calls), 1);
 	KUNIT_EXPECT_EQ(test, hd.probe_cpu, hd.patcher);
 	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, 0UL);
+	KUNIT_EXPECT_EQ(test, st.emulated - st0.emulated, 1UL);
 	KUNIT_EXPECT_EQ(test, hd.result, pass_held(hd.seed, false));
 }
 
@@ -1779,11 +1827,12 @@ static void markers_x86_test_chunks(struct kunit *test)
  * Only with CONFIG_PREEMPT_COUNT can the int3 handler tell that the
  * trapped context could have been preempted; without it a spinlock
  * leaves no trace, and every hit is emulated.  A task meeting the site
- * mid-patch in a preemptible loop is held with it, emulated without.
+ * mid-patch in a preemptible loop is held with it, emulated without (and
+ * where the CPU's event delivery forbids holds, marker_hold_supported()).
  */
 static void markers_x86_test_preempt_count(struct kunit *test)
 {
-	bool counted = IS_ENABLED(CONFIG_PREEMPT_COUNT);
+	bool counted = marker_hold_supported(&boot_cpu_data);
 	struct marker_hold_stats st0, st;
 	long hits;
 
@@ -1807,6 +1856,117 @@ static void markers_x86_test_preempt_count(struct kunit *test)
 	/* Disarmed: the pass, held or emulated, called no probe. */
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_hits), hits);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
+}
+
+/*
+ * Tasks are held only where the kernel returns from an int3 with IRET:
+ * never under FRED, whatever else the CPU has.  The decision is the boot
+ * CPU's features', asked of a copy of them.
+ */
+static void markers_x86_test_hold_supported(struct kunit *test)
+{
+	struct cpuinfo_x86 *c = kunit_kmalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	*c = boot_cpu_data;
+	__clear_bit(X86_FEATURE_FRED, (unsigned long *)c->x86_capability);
+	KUNIT_EXPECT_EQ(test, marker_hold_supported(c),
+			IS_ENABLED(CONFIG_PREEMPT_COUNT));
+	__set_bit(X86_FEATURE_FRED, (unsigned long *)c->x86_capability);
+	KUNIT_EXPECT_FALSE(test, marker_hold_supported(c));
+
+	kunit_info(test, "FRED %s: tasks %s held\n",
+		   cpu_feature_enabled(X86_FEATURE_FRED) ? "on" : "off",
+		   marker_hold_supported(&boot_cpu_data) ? "may be" : "are not");
+	KUNIT_EXPECT_EQ(test, marker_hold_supported(&boot_cpu_data),
+			IS_ENABLED(CONFIG_PREEMPT_COUNT) &&
+			!cpu_feature_enabled(X86_FEATURE_FRED));
+}
+
+/* Where the call of @name's probes in its first block goes now. */
+static unsigned long probe_call_target(const char *name)
+{
+	const struct marker_probe_call *c;
+	unsigned long code;
+
+	for (c = __start___markers_calls; c < __stop___markers_calls; c++) {
+		if (strcmp(marker_probe_call_marker(c)->name, name))
+			continue;
+		code = marker_probe_call_code(c);
+		return code + CALL_INSN_SIZE + *(s32 *)(code + 1);
+	}
+	return 0;
+}
+
+/* What a direct call of @fn is written as: its call thunk's address. */
+static unsigned long call_dest(void *fn)
+{
+	unsigned long dest;
+
+	mutex_lock(&text_mutex);
+	dest = (unsigned long)callthunks_translate_call_dest(fn);
+	mutex_unlock(&text_mutex);
+	return dest;
+}
+
+#ifdef CONFIG_CALL_THUNKS
+static u64 call_depth(void)
+{
+	return this_cpu_read(pcpu_hot.call_depth);
+}
+#else
+static u64 call_depth(void)
+{
+	return 0;
+}
+#endif
+
+/*
+ * With call depth tracking, each call goes through its callee's thunk,
+ * which counts it, and each return counts itself back; one that skips
+ * it unbalances the count.  The call in a site's block is written as
+ * the compiler's calls are: through the probe's thunk, and to the
+ * iterator's, and a pass leaves the count as it found it.
+ */
+static void markers_x86_test_call_depth(struct kunit *test)
+{
+	struct site_log l1 = {}, l2 = {};
+	unsigned long flags;
+	u64 before, after;
+
+	kunit_info(test, "call depth tracking %s\n",
+		   cpu_feature_enabled(X86_FEATURE_CALL_DEPTH) ?
+		   "on" : "off");
+	KUNIT_ASSERT_EQ(test, 0, site_connect(&l1));
+	KUNIT_EXPECT_EQ(test, probe_call_target("markers_x86_site"),
+			call_dest(probe_site));
+	if (cpu_feature_enabled(X86_FEATURE_CALL_DEPTH))
+		KUNIT_EXPECT_NE(test, call_dest(probe_site),
+				(unsigned long)probe_site);
+	local_irq_save(flags);
+	before = call_depth();
+	pass_site(1);
+	after = call_depth();
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, l1.calls, 1);
+	KUNIT_EXPECT_EQ_MSG(test, before, after, "depth %llx, then %llx",
+			    before, after);
+
+	KUNIT_ASSERT_EQ(test, 0, site_connect(&l2));
+	KUNIT_EXPECT_EQ(test, probe_call_target("markers_x86_site"),
+			call_dest(marker_iterate));
+	local_irq_save(flags);
+	before = call_depth();
+	pass_site(2);
+	after = call_depth();
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, l2.calls, 1);
+	KUNIT_EXPECT_EQ(test, before, after);
+
+	site_disconnect(&l2);
+	KUNIT_EXPECT_EQ(test, probe_call_target("markers_x86_site"),
+			call_dest(probe_site));
+	site_disconnect(&l1);
 }
 
 #ifdef CONFIG_MARKERS_KUNIT_STRESS
@@ -1984,6 +2144,8 @@ static struct kunit_case markers_x86_cases[] = {
 	KUNIT_CASE(markers_x86_test_batch),
 	KUNIT_CASE(markers_x86_test_chunks),
 	KUNIT_CASE(markers_x86_test_preempt_count),
+	KUNIT_CASE(markers_x86_test_hold_supported),
+	KUNIT_CASE(markers_x86_test_call_depth),
 #ifdef CONFIG_MARKERS_KUNIT_STRESS
 	KUNIT_CASE(markers_x86_test_stress),
 #endif
@@ -1995,42 +2157,6 @@ static struct kunit_suite markers_x86_suite = {
 	.test_cases = markers_x86_cases,
 };
 #endif /* CONFIG_HAVE_ARCH_MARKERS */
-
-/*
- * A site at rest and armed, kprobes on and next to a site, and a marker
- * passed in NMI context.
- */
-struct site_log {
-	int calls;
-	int arg;
-	bool in_nmi;
-};
-
-static void probe_site(void *probe_private, void *call_private,
-		       const char *fmt, va_list *args)
-{
-	struct site_log *l = probe_private;
-
-	l->arg = va_arg(*args, int);
-	l->in_nmi = in_nmi();
-	WRITE_ONCE(l->calls, l->calls + 1);
-}
-
-static noinline void pass_site(int v)
-{
-	MARK(markers_x86_site, "value %d", v);
-}
-
-static int site_connect(struct site_log *l)
-{
-	return marker_probe_register("markers_x86_site", "value %d",
-				     probe_site, l);
-}
-
-static int site_disconnect(struct site_log *l)
-{
-	return marker_probe_unregister("markers_x86_site", probe_site, l);
-}
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 /* The site's bytes, armed or not, with a kprobe's int3 on byte 0 or not. */

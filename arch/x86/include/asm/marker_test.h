@@ -46,4 +46,7 @@ void marker_x86_hold_stats_reset_max(void);
 extern void (*marker_x86_test_step)(unsigned int step);
 #endif
 
+struct cpuinfo_x86;
+bool marker_hold_supported(const struct cpuinfo_x86 *c);
+
 #endif /* _ASM_X86_MARKER_TEST_H */
