@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Linux Kernel Markers for 6.1: build, boot, test and lint the series.
+# Linux Kernel Markers for 6.12: build, boot, test and lint the series.
 # The kernel tree, builds and logs live in out/ (ignored); see README.md.
 
 SHELL := /bin/bash
@@ -43,7 +43,7 @@ bpftrace-check: deps
 series: deps
 	@bash $(H)/tree.sh && python3 $(H)/series.py export out/series
 
-# Apply the series to a clean 6.1 tree, build after every patch, build the
+# Apply the series to a clean 6.12 tree, build after every patch, build the
 # top without CONFIG_MARKERS and as i386, checkpatch every patch, and run
 # make check on the top.  QUICK=1: apply and checkpatch only (what CI runs);
 # MODE=builds: all but make check.

@@ -5,7 +5,7 @@
 # initramfs under QEMU/TCG with 4 CPUs; the console goes to stdout and to
 # out/build-VARIANT/console-MODE.log.  QEMU is killed after $GUEST_TIMEOUT
 # seconds; the exit status is QEMU's (124/137 on timeout).  TCG_THREAD
-# (multi|single; multi unless SMP is over twice the host's cores), SMP (4)
+# (single, the default, or multi), SMP (4)
 # and QEMU_EXTRA (more QEMU options, such as -s or -icount) change the
 # machine.  GUEST_MEM (MB; 1024, 2048 for debug) and INITRD (another
 # initramfs than the variant's, e.g. harness/bpftrace-check.sh's) change
@@ -15,7 +15,10 @@ set -uo pipefail
 
 variant=${1:?variant}; mode=${2:?mode}; shift 2
 b=$(builddir "$variant")
-GUEST_TIMEOUT=${GUEST_TIMEOUT:-900}
+# debug (KASAN, lockdep, PREEMPT_RT) runs about 8 times slower.
+timeout=1800
+[ "$variant" = debug ] && timeout=3600
+GUEST_TIMEOUT=${GUEST_TIMEOUT:-$timeout}
 mem=1024
 [ "$variant" = debug ] && mem=2048
 mem=${GUEST_MEM:-$mem}
@@ -30,6 +33,9 @@ if kunit_only "$variant"; then
 	guest=()
 	set -- kunit_shutdown=reboot "$@"
 fi
+# A Skylake, whose return stack buffer underflows into the BTB
+# (RETBleed): there retbleed=stuff turns call depth tracking on.
+[ "$variant" = nopreempt ] && cpu=Skylake-Client-v1
 if [ "$variant" = generic ]; then
 	qemu=qemu-system-i386
 	# 32-bit Linux refuses SMP on the AMD K7 that -cpu max models here.
@@ -41,25 +47,16 @@ if [ "$variant" = arm64 ]; then
 	console=ttyAMA0
 fi
 
-# Multi-threaded TCG runs each vCPU as a host thread.  With more than two
-# vCPUs per host core, a sync waits for vCPUs that the host is not
-# running: at 8 vCPUs on 2 cores, syncs took up to 169 ms and the x86
-# stress case 150 s.  Single-threaded TCG runs the vCPUs in turn: 11 ms
-# and 22 s.
-#
-# i386 runs single-threaded too.  Its marker sites are jump labels, which
-# text_poke_bp() writes; under multi-threaded TCG a vCPU went on taking an
-# int3 at a jump label whose bytes were already the final NOP (its EIP at
-# asm_exc_int3 for minutes, the same registers each time, while another
-# vCPU's dump showed the NOP in memory): kprobes sends a CPU whose int3
-# is gone back to fetch the instruction again, and that vCPU fetched the
-# stale copy again.  No hardware does that after an exception; x86-64's
-# own marker sites have marker_int3_fixup() for it, jump labels do not.
-if [ -z "${TCG_THREAD:-}" ]; then
-	TCG_THREAD=multi
-	[ "${SMP:-4}" -gt $((2 * $(nproc))) ] && TCG_THREAD=single
-	[ "$variant" = generic ] && TCG_THREAD=single
-fi
+# Single-threaded TCG runs the vCPUs in turn on one host thread, and is
+# what make check boots.  Multi-threaded TCG (TCG_THREAD=multi) runs each
+# vCPU as a host thread, which widens race windows, but it goes on
+# running its translation of an int3 after another vCPU wrote the final
+# instruction over it and synced: stock kernels die of such stale int3s
+# at jump labels and static calls (an "Oops: int3" in sched_clock_cpu()
+# while booting 6.12, in one of its first two boots here).  No hardware
+# does that after a serializing IPI.  With more than two vCPUs per host
+# core, its syncs also wait for vCPUs the host is not running.
+TCG_THREAD=${TCG_THREAD:-single}
 
 timeout -k 10 "$GUEST_TIMEOUT" $qemu \
 	-nodefaults -machine $machine -accel tcg,thread=$TCG_THREAD -cpu $cpu \

@@ -48,11 +48,20 @@ configure() {
 	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$b" "$b/.config" $frags \
 		>/dev/null
 	kmake olddefconfig >/dev/null
-	# merge_config.sh -m does not check that each request stuck.
-	local line missing=0
-	for line in $(cat $frags | grep -E '^CONFIG_[A-Z0-9_]+=' ); do
-		grep -qx "$line" "$b/.config" && continue
+	# merge_config.sh -m does not check that each request stuck.  A
+	# later fragment overrides an earlier one, "is not set" included.
+	local line sym missing=0
+	for line in $(sed -nE -e 's/^(CONFIG_[A-Z0-9_]+=.*)/\1/p' \
+			-e 's/^# (CONFIG_[A-Z0-9_]+) is not set$/\1=n/p' $frags |
+			awk -F= '{ v[$1] = $0; if (!($1 in o)) o[$1] = n++ }
+				 END { for (k in v) print o[k], v[k] }' |
+			sort -n | cut -d' ' -f2-); do
 		sym=${line%%=*}
+		if [ "$line" = "$sym=n" ]; then
+			grep -qE "^$sym=[ym]" "$b/.config" || continue
+		else
+			grep -qx "$line" "$b/.config" && continue
+		fi
 		# Lenient: a symbol that no Kconfig file of the tree defines.
 		[ "${LENIENT_CONFIG:-}" = 1 ] &&
 			! grep -rqx --include='Kconfig*' "config ${sym#CONFIG_}" \

@@ -4,7 +4,7 @@
 # series-check.sh [quick|builds]: check the series as a maintainer
 # receives it.
 # Writes it (series.py export, out/series/), applies it with `git am` to a
-# clean 6.1 tree in out/series-check/src, and runs checkpatch --strict on
+# clean 6.12 tree in out/series-check/src, and runs checkpatch --strict on
 # every patch file.  In full (without "quick") it also builds the default
 # variant after every patch, builds the top with CONFIG_MARKERS=n, as
 # i386 (generic) and for arm64, and runs check.sh on the top, all in
@@ -32,7 +32,7 @@ scbuild() { env OUT="$sc" NO_TREE=1 "$@"; }
 python3 "$TOP/harness/series.py" export "$series" || die "make series failed"
 patches=$(ls "$series"/[0-9]*.patch | grep -v /0000-cover-letter.patch)
 
-# A clean 6.1 tree.  Reset rather than re-checked out, so that files the
+# A clean 6.12 tree.  Reset rather than re-checked out, so that files the
 # series does not touch keep their times and the builds stay incremental.
 export GIT_COMMITTER_NAME=series-check GIT_COMMITTER_EMAIL=check@localhost
 export GIT_COMMITTER_DATE="2026-12-01T12:00:00+00:00"
