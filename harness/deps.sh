@@ -7,7 +7,10 @@
 # for harness/bpftrace-check.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-PKGS="linux-source-6.12 qemu-system-x86 busybox-static flex bison bc
+# The base of the series: this very version of Debian's 6.12 source.
+BASE_PKG=linux-source-6.12
+BASE_VERSION=6.12.118-1~deb12u1
+PKGS="$BASE_PKG qemu-system-x86 busybox-static flex bison bc
 libelf-dev libssl-dev cpio ccache sparse rsync xz-utils kmod python3 gcc
 make libc6-dev perl patch dwarves trace-cmd linux-perf bpftool git
 python3-ply python3-git python3-docutils gcc-aarch64-linux-gnu
@@ -28,11 +31,21 @@ for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
 		grep -q '^install ok installed$' || missing="$missing $p"
 done
+base_version() {
+	dpkg-query -W -f='${Version}' $BASE_PKG 2>/dev/null || true
+}
+if [ $# = 0 ] && [ "$(base_version)" != "$BASE_VERSION" ]; then
+	missing=$(echo "$missing" | sed "s/ $BASE_PKG\b//")
+	missing="$missing $BASE_PKG=$BASE_VERSION"
+fi
 if [ -n "$missing" ]; then
 	echo ">>> installing:$missing"
 	update
-	apt-get install -y -qq --no-install-recommends $missing > /dev/null
+	apt-get install -y -qq --no-install-recommends --allow-downgrades \
+		$missing > /dev/null
 fi
+[ $# != 0 ] || [ "$(base_version)" = "$BASE_VERSION" ] ||
+	die "$BASE_PKG is $(base_version), the series' base is $BASE_VERSION"
 
 [ $# = 0 ] || exit 0
 for a in arm64 i386; do

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Prepare $OUT/src: unpack the Debian 6.1 tree once, keep the series'
+# Prepare $OUT/src: unpack the Debian 6.12 tree once, keep the series'
 # hunks (patches/*.diff) applied in the order patches/series declares,
 # and overlay the new files.
 #
