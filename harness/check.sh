@@ -32,28 +32,84 @@ boot_args_nopreempt="kunit.filter_glob=markers_x86 spectre_v2=retpoline retbleed
 # arm64: marker sites are jump labels.
 boot_args_arm64="$boot_ev"
 
-# A boot runs the emulator on one host thread: it goes on in the
-# background while the next variant builds, one boot at a time while
-# building, two once every build is done.
-declare -A booting=()
-queue=()
+# A boot runs the emulator on one host thread: boots go on while the
+# next variant builds, one at a time while a build runs, two once every
+# build is done.  Builds (and lint, after default's) run one at a time.
+declare -A jobs=()	# PID -> build:VARIANT or boot:VARIANT
+todo=($VARIANTS)
+queue=()		# built, waiting to boot
+nbuild=0
+nboot=0
+rdir=$OUT/check-results
+rm -rf "$rdir"
+mkdir -p "$rdir"
 
-boot_start() {
-	local v=$1 args=boot_args_$1
+# build_job VARIANT: build, check the sites' bytes, lint after default;
+# results go to $rdir/VARIANT, one count.py argument pair per line.
+build_job() {
+	local v=$1 r=$rdir/$1
 
-	log "$v: booting (console in $(builddir "$v")/console-check.log)"
-	bash "$TOP/harness/boot.sh" "$v" check ${!args} > /dev/null &
-	booting[$!]=$v
+	if ! bash "$TOP/harness/build.sh" "$v"; then
+		printf -- '--fail\nbuild-%s\n' "$v" > "$r"
+		return 1
+	fi
+	printf -- '--pass\nbuild-%s\n' "$v" > "$r"
+	# Where MARK() sites are jump labels, objdump shows them as such.
+	if [ "$v" = generic ] || [ "$v" = arm64 ]; then
+		if python3 "$TOP/harness/jump-check.py" "$(variant_cross "$v")" \
+			"$(builddir "$v")/lib/test_markers.ko"; then
+			printf -- '--pass\njump-labels-%s\n' "$v" >> "$r"
+		else
+			printf -- '--fail\njump-labels-%s\n' "$v" >> "$r"
+		fi
+	fi
+	if [ "$v" = default ]; then
+		if bash "$TOP/harness/lint.sh" > "$OUT/lint.log" 2>&1; then
+			printf -- '--pass\nlint\n' >> "$r"
+		else
+			cat "$OUT/lint.log"
+			printf -- '--fail\nlint\n' >> "$r"
+		fi
+	fi
 }
 
-# boot_done PID: record the results of the boot PID, which has ended.
-boot_done() {
-	local pid=$1 rc v=${booting[$1]}
+build_start() {
+	local v=${todo[0]}
 
-	wait "$pid"
-	rc=$?
-	unset "booting[$pid]"
-	[ $rc = 0 ] || results+=(--fail "qemu-$v-exit-$rc")
+	todo=("${todo[@]:1}")
+	rm -f "$(builddir "$v")/console-check.log"
+	build_job "$v" &
+	jobs[$!]=build:$v
+	nbuild=1
+}
+
+build_done() { # VARIANT RC
+	local v=$1 line
+
+	nbuild=0
+	while read -r line; do
+		results+=("$line")
+	done < "$rdir/$v"
+	[ "$2" = 0 ] || return 0
+	logs+=("$(builddir "$v")/console-check.log")
+	queue+=("$v")
+}
+
+boot_start() {
+	local v=${queue[0]} args=boot_args_${queue[0]}
+
+	queue=("${queue[@]:1}")
+	log "$v: booting (console in $(builddir "$v")/console-check.log)"
+	bash "$TOP/harness/boot.sh" "$v" check ${!args} > /dev/null &
+	jobs[$!]=boot:$v
+	nboot=$((nboot + 1))
+}
+
+boot_done() { # VARIANT RC
+	local v=$1
+
+	nboot=$((nboot - 1))
+	[ "$2" = 0 ] || results+=(--fail "qemu-$v-exit-$2")
 	# The boot where the call in a site's block must count call depth.
 	if [ "$v" = nopreempt ]; then
 		if grep -q "RETBleed: Mitigation: Stuffing" \
@@ -65,71 +121,19 @@ boot_done() {
 	fi
 }
 
-# boot_reap: wait for one boot to end.
-boot_reap() {
-	local pid
-
-	wait -n -p pid "${!booting[@]}"
-	boot_done "$pid"
-}
-
-# boot_poll: record the boots that have ended, without waiting.
-boot_poll() {
-	local pid
-
-	for pid in "${!booting[@]}"; do
-		kill -0 "$pid" 2>/dev/null || boot_done "$pid"
+while [ ${#todo[@]} -gt 0 ] || [ ${#jobs[@]} -gt 0 ]; do
+	[ $nbuild = 0 ] && [ ${#todo[@]} -gt 0 ] && build_start
+	while [ ${#queue[@]} -gt 0 ] && [ $((nbuild + nboot)) -lt 2 ]; do
+		boot_start
 	done
-}
-
-# boot_queued MAX: start queued boots while fewer than MAX run.
-boot_queued() {
-	local max=$1
-
-	while [ ${#queue[@]} -gt 0 ]; do
-		while [ ${#booting[@]} -ge "$max" ]; do
-			boot_reap
-		done
-		boot_start "${queue[0]}"
-		queue=("${queue[@]:1}")
-	done
-}
-
-for v in $VARIANTS; do
-	rm -f "$(builddir "$v")/console-check.log"
-	if ! bash "$TOP/harness/build.sh" "$v"; then
-		results+=(--fail "build-$v")
-		continue
-	fi
-	results+=(--pass "build-$v")
-	# Where MARK() sites are jump labels, objdump shows them as such.
-	if [ "$v" = generic ] || [ "$v" = arm64 ]; then
-		if python3 "$TOP/harness/jump-check.py" "$(variant_cross "$v")" \
-			"$(builddir "$v")/lib/test_markers.ko"; then
-			results+=(--pass "jump-labels-$v")
-		else
-			results+=(--fail "jump-labels-$v")
-		fi
-	fi
-	if [ "$v" = default ]; then
-		if bash "$TOP/harness/lint.sh" > "$OUT/lint.log" 2>&1; then
-			results+=(--pass lint)
-		else
-			cat "$OUT/lint.log"
-			results+=(--fail lint)
-		fi
-	fi
-	logs+=("$(builddir "$v")/console-check.log")
-	queue+=("$v")
-	# Start one now if no other boot runs, else after the next build.
-	boot_poll
-	if [ ${#booting[@]} -eq 0 ]; then
-		boot_start "${queue[0]}"
-		queue=("${queue[@]:1}")
-	fi
-done
-boot_queued 2
-while [ ${#booting[@]} -gt 0 ]; do
-	boot_reap
+	[ ${#jobs[@]} -gt 0 ] || continue
+	wait -n -p pid "${!jobs[@]}"
+	rc=$?
+	job=${jobs[$pid]}
+	unset "jobs[$pid]"
+	case "$job" in
+	build:*) build_done "${job#build:}" $rc ;;
+	boot:*) boot_done "${job#boot:}" $rc ;;
+	esac
 done
 exec python3 "$TOP/harness/count.py" "${results[@]}" "${logs[@]}"

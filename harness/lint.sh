@@ -19,11 +19,14 @@ files=$(git ls-files --cached --others --exclude-standard $OVERLAY_DIRS)
 csrc=$(echo "$files" | grep -E '\.[ch]$')
 
 # checkpatch does not know va_list, the type of the probe API's argument.
-cp="$SRC/scripts/checkpatch.pl --strict --no-tree -q --terse --show-types
+# The base tree is its root, for the checks that look at the tree (such
+# as <linux/X.h> preferred to <asm/X.h>), and spdxcheck.py runs with
+# Debian's python3, which has ply and git.
+cp="env PATH=/usr/bin:$PATH $SRC/scripts/checkpatch.pl --strict --root=$SRC -q --terse --show-types
 	--typedefsfile $TOP/harness/checkpatch-typedefs"
 for f in $files; do
 	case "$f" in *.sh|*/Makefile|*/config|*/settings) continue ;; esac
-	out=$($cp -f "$TOP/$f" 2>&1) || finding "$out"
+	out=$(cd "$TOP" && $cp -f "$f" 2>&1) || finding "$out"
 done
 # Every new file and hunk belongs to one patch of the series; checkpatch
 # on the patches themselves is series-check.sh's.

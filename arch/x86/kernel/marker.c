@@ -39,13 +39,13 @@
 #include <linux/notifier.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
+#include <linux/processor.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/rt.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <asm/alternative.h>
-#include <asm/processor.h>
 #include <asm/sections.h>
 #include <asm/text-patching.h>
 

@@ -17,13 +17,13 @@
 #include <linux/marker.h>
 #include <linux/marker_test.h>
 #include <linux/memory.h>
+#include <linux/nmi.h>
 #include <linux/percpu.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <asm/apic.h>
-#include <asm/nmi.h>
 #include <asm/nops.h>
 #include <asm/text-patching.h>
 #include <asm/trapnr.h>
