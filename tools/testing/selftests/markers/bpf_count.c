@@ -227,7 +227,7 @@ static void build_count(int map_fd, const struct field *intf,
 	if (intf) {
 		emit(LDX_MEM(ldx_size(intf->size), BPF_REG_7, BPF_REG_6,
 			     intf->offset));
-		/* No sign-extending loads in 6.1's instruction set. */
+		/* Shifts: sign-extending loads need cpu v4 (6.6), not every verifier's. */
 		if (intf->is_signed && intf->size < 8) {
 			emit(ALU64_IMM(BPF_LSH, BPF_REG_7, 64 - 8 * intf->size));
 			emit(ALU64_IMM(BPF_ARSH, BPF_REG_7, 64 - 8 * intf->size));
