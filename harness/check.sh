@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check.sh: build every variant ($VARIANTS: debug, the longest boot,
-# first, then default, generic, nopreempt and arm64), lint, and boot each
-# with $SMP CPUs, where the built-in KUnit suites and (but for nopreempt)
-# the kselftests run; count the results of all console logs.  The last
-# line is `N passed, N failed`; non-zero if anything failed.
+# first, then default, generic, arm64, and nopreempt, the shortest boot,
+# last), lint, and boot each with $SMP CPUs, where the built-in KUnit
+# suites and (but for nopreempt) the kselftests run; count the results
+# of all console logs.  The last line is `N passed, N failed`; non-zero
+# if anything failed.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -49,6 +50,7 @@ mkdir -p "$rdir"
 build_job() {
 	local v=$1 r=$rdir/$1
 
+	renice -n 19 -p $BASHPID > /dev/null
 	if ! bash "$TOP/harness/build.sh" "$v"; then
 		printf -- '--fail\nbuild-%s\n' "$v" > "$r"
 		return 1
@@ -78,6 +80,8 @@ build_start() {
 
 	todo=("${todo[@]:1}")
 	rm -f "$(builddir "$v")/console-check.log"
+	# At the lowest priority: a boot beside it keeps a host core, as
+	# the guest's clock is the host's and some cases bound their time.
 	build_job "$v" &
 	jobs[$!]=build:$v
 	nbuild=1
@@ -121,7 +125,8 @@ boot_done() { # VARIANT RC
 	fi
 }
 
-while [ ${#todo[@]} -gt 0 ] || [ ${#jobs[@]} -gt 0 ]; do
+while [ ${#todo[@]} -gt 0 ] || [ ${#queue[@]} -gt 0 ] ||
+      [ ${#jobs[@]} -gt 0 ]; do
 	[ $nbuild = 0 ] && [ ${#todo[@]} -gt 0 ] && build_start
 	while [ ${#queue[@]} -gt 0 ] && [ $((nbuild + nboot)) -lt 2 ]; do
 		boot_start

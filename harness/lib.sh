@@ -14,7 +14,7 @@ JOBS=${JOBS:-$(($(nproc) + 1))}
 # ccache takes dependencies from the compiler's -MMD output rather than
 # running the preprocessor a second time: a quarter less work on a miss.
 export CCACHE_DEPEND=1
-VARIANTS=${VARIANTS:-debug default generic nopreempt arm64}
+VARIANTS=${VARIANTS:-debug default generic arm64 nopreempt}
 
 log() { printf '>>> %s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
