@@ -122,8 +122,26 @@ static void marker_test_step(unsigned int step)
 	if (fn)
 		fn(step);
 }
+
+/*
+ * Called by each held task as its wait begins, with the registers it
+ * returns with: lets KUnit look at a held task's stack.
+ */
+void (*marker_x86_test_held)(struct pt_regs *regs);
+
+static void marker_test_held(struct pt_regs *regs)
+{
+	void (*fn)(struct pt_regs *regs) = READ_ONCE(marker_x86_test_held);
+
+	if (fn)
+		fn(regs);
+}
 #else
 static inline void marker_test_step(unsigned int step)
+{
+}
+
+static inline void marker_test_held(struct pt_regs *regs)
 {
 }
 #endif
@@ -362,6 +380,7 @@ __visible void marker_hold_wait(struct pt_regs *regs)
 	u64 start = local_clock();
 
 	atomic_inc(&marker_holding);
+	marker_test_held(regs);
 	while (marker_pending(regs->ip)) {
 		cpu_relax();
 		_cond_resched();

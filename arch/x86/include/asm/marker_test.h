@@ -43,7 +43,10 @@ struct marker_hold_stats {
 void marker_x86_hold_stats(struct marker_hold_stats *st);
 void marker_x86_hold_stats_reset_max(void);
 #ifdef CONFIG_MARKERS_KUNIT_TEST
+struct pt_regs;
+
 extern void (*marker_x86_test_step)(unsigned int step);
+extern void (*marker_x86_test_held)(struct pt_regs *regs);
 #endif
 
 struct cpuinfo_x86;
