@@ -28,6 +28,7 @@
 #include <asm/apic.h>
 #include <asm/insn.h>
 #include <asm/nops.h>
+#include <asm/sections.h>
 #include <asm/text-patching.h>
 #include <asm/trapnr.h>
 #include <asm/unwind.h>
@@ -272,8 +273,8 @@ static bool passed(void)
 }
 
 /*
- * Two traps on the site after release, as a CPU that fetched the int3
- * before byte 0 became final would take, and a stale copy after it.
+ * Two traps on the site after release, as CPUs that fetched the int3
+ * before byte 0 became final would take.
  */
 static void late_traps(void *info)
 {
@@ -595,45 +596,8 @@ static void markers_x86_test_kprobe_toggle(struct kunit *test)
 }
 
 /*
- * An int3 that no chunk has and that is gone from memory, as an
- * emulator's stale translation produces (or a kprobe removed right after
- * a CPU hit it): do_int3() runs what the site holds now (the jmp when
- * armed, the NOP when not), and leaves any other address alone.
- */
-static void markers_x86_test_stale(struct kunit *test)
-{
-	const struct marker_site *s = site_of("markers_x86_hold");
-	struct marker_hold_stats st0, st;
-	struct pt_regs regs = { .cs = __KERNEL_CS };
-	unsigned long code;
-
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	KUNIT_ASSERT_TRUE(test, arch_marker_site_armed(s));
-	code = marker_site_code(s);
-	marker_x86_hold_stats(&st0);
-
-	regs.ip = code + INT3_INSN_SIZE;
-	KUNIT_EXPECT_TRUE(test, marker_int3_fixup(&regs));
-	KUNIT_EXPECT_EQ(test, regs.ip, marker_site_target(s));
-
-	KUNIT_ASSERT_EQ(test, 0, arch_marker_site_set(s, false));
-	regs.ip = code + INT3_INSN_SIZE;
-	KUNIT_EXPECT_TRUE(test, marker_int3_fixup(&regs));
-	KUNIT_EXPECT_EQ(test, regs.ip, code + MARKER_SITE_SIZE);
-	KUNIT_ASSERT_EQ(test, 0, arch_marker_site_set(s, true));
-
-	/* Not the first byte of a site: not ours. */
-	regs.ip = code + 1 + INT3_INSN_SIZE;
-	KUNIT_EXPECT_FALSE(test, marker_int3_fixup(&regs));
-	KUNIT_EXPECT_EQ(test, regs.ip, code + 1 + INT3_INSN_SIZE);
-
-	marker_x86_hold_stats(&st);
-	KUNIT_EXPECT_EQ(test, st.retried - st0.retried, 2UL);
-}
-
-/*
- * A trap after release emulates the new instruction; a second one on the
- * same CPU in the same chunk is counted stale: hardware cannot take it.
+ * A trap after release (the CPU fetched the int3 before byte 0 became
+ * final) emulates the new instruction, and is counted late.
  */
 static void markers_x86_test_late(struct kunit *test)
 {
@@ -652,7 +616,6 @@ static void markers_x86_test_late(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ht.late_ip[0], next);
 		KUNIT_EXPECT_EQ(test, ht.late_ip[1], next);
 		KUNIT_EXPECT_EQ(test, st.late - st0.late, 2UL);
-		KUNIT_EXPECT_EQ(test, st.stale - st0.stale, 1UL);
 		KUNIT_EXPECT_EQ(test, st.emulated - st0.emulated, 2UL);
 		if (armed)
 			break;
@@ -664,7 +627,6 @@ static struct kunit_case markers_x86_hold_cases[] = {
 	KUNIT_CASE(markers_x86_test_owner),
 	KUNIT_CASE(markers_x86_test_refuse),
 	KUNIT_CASE(markers_x86_test_kprobe_toggle),
-	KUNIT_CASE(markers_x86_test_stale),
 	KUNIT_CASE(markers_x86_test_late),
 	{}
 };
@@ -725,9 +687,8 @@ static void markers_x86_test_write_then_sync(struct kunit *test)
 }
 
 /*
- * An int3 on a site that no chunk has and that byte 0 still holds is
- * someone else's: it is left to kprobes, and to die() if nobody takes it,
- * instead of sending the CPU back to trap again forever.
+ * An int3 on a site that no chunk has is someone else's: the handler
+ * leaves it to kprobes, and to die() if nobody takes it.
  */
 static void markers_x86_test_foreign_int3(struct kunit *test)
 {
@@ -735,6 +696,7 @@ static void markers_x86_test_foreign_int3(struct kunit *test)
 	struct pt_regs regs = { .cs = __KERNEL_CS };
 	struct marker_hold_stats st0, st;
 	unsigned long code;
+	bool handled;
 	u8 byte0;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
@@ -743,15 +705,15 @@ static void markers_x86_test_foreign_int3(struct kunit *test)
 	marker_x86_hold_stats(&st0);
 	poke_byte(s, INT3_INSN_OPCODE);
 	regs.ip = code + INT3_INSN_SIZE;
-	KUNIT_EXPECT_FALSE(test, marker_int3_fixup(&regs));
-	KUNIT_EXPECT_EQ(test, regs.ip, code + INT3_INSN_SIZE);
-	/* Nobody takes it: the die notifiers leave it to die(). */
-	KUNIT_EXPECT_NE(test, notify_die(DIE_INT3, "int3", &regs, 0,
-					 X86_TRAP_BP, SIGTRAP), NOTIFY_STOP);
+	local_irq_disable();
+	handled = marker_int3_handler(&regs);
+	local_irq_enable();
+	KUNIT_EXPECT_FALSE(test, handled);
 	KUNIT_EXPECT_EQ(test, regs.ip, code + INT3_INSN_SIZE);
 	poke_byte(s, byte0);
 	marker_x86_hold_stats(&st);
-	KUNIT_EXPECT_EQ(test, st.retried, st0.retried);
+	KUNIT_EXPECT_EQ(test, st.emulated, st0.emulated);
+	KUNIT_EXPECT_EQ(test, st.holds, st0.holds);
 	KUNIT_EXPECT_FALSE(test, arch_marker_site_armed(s));
 }
 
@@ -843,6 +805,7 @@ static void bp_late_register(struct work_struct *work)
 	attr.bp_len = sizeof(long);
 	attr.bp_type = HW_BREAKPOINT_X;
 	bp_late = register_wide_hw_breakpoint(&attr, count_bp, NULL);
+	/* The breakpoint before the flag. */
 	smp_store_release(&bp_late_done, 1);
 }
 
@@ -850,6 +813,7 @@ static DECLARE_WORK(bp_late_work, bp_late_register);
 
 static bool bp_late_registered(void)
 {
+	/* The flag before the breakpoint. */
 	return smp_load_acquire(&bp_late_done);
 }
 
@@ -971,15 +935,14 @@ static void markers_x86_test_kprobe_foreign(struct kunit *test)
 #endif
 
 /*
- * A task sent to wait gets an interrupt frame in the gap below its stack
- * that returns to the site with its own flags, RF set (so that an
- * execute breakpoint there, which fired before the int3, does not fire
- * again for the same pass), and its own stack; the handler itself waits
- * for nothing.
+ * A task sent to wait gets, in the gap below its stack, the number of
+ * its chunk above an interrupt frame that returns to the site with its
+ * own flags (RF clear: no breakpoint fired there) and its own stack; the
+ * handler itself waits for nothing.
  */
 static void markers_x86_test_held_frame(struct kunit *test)
 {
-	unsigned long *frame;
+	unsigned long *frame, seq[2] = {};
 	bool armed;
 
 	for (armed = false; ; armed = true) {
@@ -991,17 +954,19 @@ static void markers_x86_test_held_frame(struct kunit *test)
 		KUNIT_EXPECT_FALSE_MSG(test, ht.held[2], "armed %d", armed);
 		KUNIT_EXPECT_EQ(test, ht.regs.ip,
 				(unsigned long)marker_hold_thunk);
-		KUNIT_EXPECT_PTR_EQ(test, frame, &ht.stack[3]);
-		KUNIT_EXPECT_EQ(test, frame[0], marker_site_code(ht.site));
-		KUNIT_EXPECT_EQ(test, frame[1], (unsigned long)__KERNEL_CS);
-		KUNIT_EXPECT_EQ(test, frame[2], X86_EFLAGS_IF |
-				X86_EFLAGS_FIXED | X86_EFLAGS_RF);
-		KUNIT_EXPECT_EQ(test, frame[3],
+		KUNIT_EXPECT_PTR_EQ(test, frame, &ht.stack[2]);
+		seq[armed] = frame[0];
+		KUNIT_EXPECT_EQ(test, frame[1], marker_site_code(ht.site));
+		KUNIT_EXPECT_EQ(test, frame[2], (unsigned long)__KERNEL_CS);
+		KUNIT_EXPECT_EQ(test, frame[3], X86_EFLAGS_IF | X86_EFLAGS_FIXED);
+		KUNIT_EXPECT_EQ(test, frame[4],
 				(unsigned long)&ht.stack[ARRAY_SIZE(ht.stack)]);
-		KUNIT_EXPECT_EQ(test, frame[4], (unsigned long)__KERNEL_DS);
+		KUNIT_EXPECT_EQ(test, frame[5], (unsigned long)__KERNEL_DS);
 		if (armed)
 			break;
 	}
+	/* Each hold_run() is one chunk. */
+	KUNIT_EXPECT_EQ(test, seq[1], seq[0] + 1);
 }
 
 /*
@@ -1443,7 +1408,6 @@ static void markers_x86_test_held_migrate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, 1UL);
 	KUNIT_EXPECT_EQ(test, st.emulated - st0.emulated, 0UL);
 	KUNIT_EXPECT_EQ(test, st.late - st0.late, 0UL);
-	KUNIT_EXPECT_EQ(test, st.retried - st0.retried, 0UL);
 }
 
 /* On @first, FIFO: spin, keeping the held passer off its CPU. */
@@ -1488,7 +1452,10 @@ static void held_hog_step(unsigned int step)
 	hd.ok_step = held_until(held_hogged, 2000);
 }
 
-/* Chunk 2, step 1: the hog goes; the passer runs, and is held again. */
+/*
+ * Chunk 2, step 1: the hog goes; the passer runs, returns to the site
+ * and is held again, by this chunk.
+ */
 static void held_rearm_step(unsigned int step)
 {
 	if (step != 1)
@@ -1501,9 +1468,11 @@ static void held_rearm_step(unsigned int step)
 }
 
 /*
- * A held task kept off its CPU until its site is in a later chunk waits
- * for that chunk too, and runs what it leaves: armed, then disarmed
- * before the task ran again, the site calls no probe for this pass.
+ * A held task kept off its CPU until its site is in a later chunk ends
+ * its hold when it runs (its own chunk is released), meets the later
+ * chunk's int3 and is held again, and runs what that chunk leaves:
+ * armed, then disarmed before the task ran again, the site calls no
+ * probe for this pass.
  */
 static void markers_x86_test_held_rearm(struct kunit *test)
 {
@@ -1537,10 +1506,9 @@ static void markers_x86_test_held_rearm(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, early);
 	KUNIT_EXPECT_TRUE(test, hd.ok_rearm);
 	KUNIT_EXPECT_EQ(test, atomic_read(&hd.probe_calls), 0);
-	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, 1UL);
+	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, 2UL);
 	KUNIT_EXPECT_EQ(test, st.emulated - st0.emulated, 0UL);
 	KUNIT_EXPECT_EQ(test, st.late - st0.late, 0UL);
-	KUNIT_EXPECT_EQ(test, st.retried - st0.retried, 0UL);
 }
 
 /*
@@ -1858,13 +1826,14 @@ static void markers_x86_test_chain(struct kunit *test)
 		if (t[i])
 			kthread_stop(t[i]);
 
-	kunit_info(test, "%d connects and disconnects in %llu ms, the worst %llu ms (connect %llu, disconnect %llu); %ld passes, %ld IPIs, %ld irq-off lock takes; %lu holds, %lu emulated, %lu syncs; longest hold %llu us, longest sync %llu us\n",
+	kunit_info(test, "%d connects and disconnects in %llu ms, the worst %llu ms (connect %llu, disconnect %llu); %ld passes, %ld IPIs, %ld irq-off lock takes; %lu holds, %lu emulated, %lu syncs; longest hold %llu us, longest sync %llu us, longest text_poke %llu us\n",
 		   toggles, total / NSEC_PER_MSEC, worst / NSEC_PER_MSEC,
 		   worst_of[0] / NSEC_PER_MSEC, worst_of[1] / NSEC_PER_MSEC,
 		   atomic_long_read(&ct.passes), atomic_long_read(&ct.ipis),
 		   atomic_long_read(&ct.takes), st.holds - st0.holds,
 		   st.emulated - st0.emulated, st.syncs - st0.syncs,
-		   st.max_hold_ns / 1000, st.max_sync_ns / 1000);
+		   st.max_hold_ns / 1000, st.max_sync_ns / 1000,
+		   st.max_poke_ns / 1000);
 	KUNIT_EXPECT_EQ(test, n, (int)ARRAY_SIZE(fn));
 	KUNIT_EXPECT_EQ(test, toggles, 2 * CHAIN_TOGGLES);
 	KUNIT_EXPECT_LT_MSG(test, total / max(toggles, 1),
@@ -2098,6 +2067,27 @@ static void markers_x86_test_hold_supported(struct kunit *test)
 			!cpu_feature_enabled(X86_FEATURE_XENPV));
 }
 
+/*
+ * No task is held in text that must not call instrumented code: noinstr
+ * and cpuidle text, entry text (and a module's noinstr text); a site in
+ * ordinary text may hold one.
+ */
+static void markers_x86_test_text_may_hold(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_x86_hold");
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_TRUE(test, marker_text_may_hold(marker_site_code(s)));
+	KUNIT_EXPECT_FALSE(test, marker_text_may_hold((unsigned long)
+						      __noinstr_text_start));
+	KUNIT_EXPECT_FALSE(test, marker_text_may_hold((unsigned long)
+						      __noinstr_text_end - 1));
+	KUNIT_EXPECT_FALSE(test, marker_text_may_hold((unsigned long)
+						      __entry_text_start));
+	KUNIT_EXPECT_FALSE(test, marker_text_may_hold((unsigned long)
+						      __entry_text_end - 1));
+}
+
 #ifdef CONFIG_HAVE_RELIABLE_STACKTRACE
 #define UNWIND_DEPTH	32
 
@@ -2121,11 +2111,13 @@ static void held_unwind_hook(struct pt_regs *regs)
 		if (entries[i] == regs->ip)
 			hu.site = true;
 	hu.ret = ret;
+	/* The result before the flag. */
 	smp_store_release(&hu.done, 1);
 }
 
 static bool held_unwound(void)
 {
+	/* The flag before the result. */
 	return smp_load_acquire(&hu.done);
 }
 
@@ -2443,12 +2435,11 @@ static void markers_x86_test_stress(struct kunit *test)
 		   atomic_long_read(&stress.timer_passes),
 		   atomic_long_read(&stress.nmi_passes),
 		   atomic_long_read(&probe_hits));
-	kunit_info(test, "%lu holds, %lu emulated (%lu late, %lu of them stale), %lu retried, %lu syncs, longest hold %llu us, longest window %llu us, longest sync %llu us\n",
+	kunit_info(test, "%lu holds, %lu emulated (%lu late), %lu syncs, longest hold %llu us, longest chunk %llu us (preemptible), longest sync %llu us (preemption off), longest text_poke %llu us (interrupts off)\n",
 		   st.holds - st0.holds, st.emulated - st0.emulated,
-		   st.late - st0.late, st.stale - st0.stale,
-		   st.retried - st0.retried, st.syncs - st0.syncs,
+		   st.late - st0.late, st.syncs - st0.syncs,
 		   st.max_hold_us, st.max_window_ns / 1000,
-		   st.max_sync_ns / 1000);
+		   st.max_sync_ns / 1000, st.max_poke_ns / 1000);
 
 	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, false));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
@@ -2476,6 +2467,7 @@ static struct kunit_case markers_x86_cases[] = {
 	KUNIT_CASE(markers_x86_test_chunks),
 	KUNIT_CASE(markers_x86_test_preempt_count),
 	KUNIT_CASE(markers_x86_test_hold_supported),
+	KUNIT_CASE(markers_x86_test_text_may_hold),
 #ifdef CONFIG_HAVE_RELIABLE_STACKTRACE
 	KUNIT_CASE(markers_x86_test_held_unwind),
 #endif
