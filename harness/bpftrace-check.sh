@@ -1,14 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bpftrace-check.sh: boot the default variant with Debian's bpftrace in its
+# bpftrace-check.sh: boot the btf variant with Debian's bpftrace in its
 # guest and check that bpftrace lists markers' trace events, attaches to
 # them and reads their fields (harness/guest/bpftrace.sh).  bpftrace's
 # libraries (LLVM, clang, z3, ICU: about 210 MB) are too big for make
-# check's initramfs: this one is the default guest's initramfs.cpio.gz
+# check's initramfs: this one is the variant's own initramfs.cpio.gz
 # followed by an uncompressed archive with bpftrace, what it loads, and
 # the current harness/guest (the kernel unpacks both, the later files
-# over the earlier).  Builds the default variant first (incremental).
+# over the earlier).  It boots the btf variant: default with BTF
+# (configs/btf.config), which bpftrace and bpftool read from
+# /sys/kernel/btf/; built first (incremental).
 # Prints the guest's results and the time taken; non-zero on any failure,
 # a splat on the console included.  GUEST_MEM (MB) and GUEST_TIMEOUT (s)
 # as for harness/boot.sh: its 1024 MB are enough, 768 too; with 640 the
@@ -19,11 +21,12 @@ set -euo pipefail
 
 start=$(date +%s)
 bash "$TOP/harness/deps.sh" bpftrace
-b=$(builddir default)
+v=btf
+b=$(builddir $v)
 # Incremental, as for make demo: the guest runs the current sources.
-bash "$TOP/harness/build.sh" default
+bash "$TOP/harness/build.sh" $v
 
-log "default: assembling the bpftrace initramfs"
+log "$v: assembling the bpftrace initramfs"
 bpftrace=$(command -v bpftrace) || die "no bpftrace (apt-get install bpftrace)"
 extra=$b/root-bpftrace
 initrd=$b/initramfs-bpftrace.cpio
@@ -32,8 +35,8 @@ mkdir -p "$extra/harness"
 guest_copy "$extra" "$bpftrace" /usr/bin/bpftrace
 guest_copy_libs "$extra" "$bpftrace" ||
 	die "bpftrace's shared libraries could not be copied"
-# Without BTF (no DEBUG_INFO_BTF) bpftrace parses a tracepoint's format
-# file into a C struct, which clang compiles with <linux/types.h>: the
+# bpftrace 0.17 parses a tracepoint's format file into a C struct, which
+# clang compiles with <linux/types.h>, BTF or not: the
 # user-space API headers, as linux-libc-dev has them on the host, at the
 # same paths (bpftrace searches /usr/include and
 # /usr/include/x86_64-linux-gnu).
@@ -54,15 +57,15 @@ chmod +x "$extra/init" "$extra"/harness/*
 	(cd "$extra" && find . | cpio -o -H newc --quiet)
 } > "$initrd.tmp"
 mv "$initrd.tmp" "$initrd"
-log "default: $initrd: $(( $(stat -c %s "$initrd") / 1048576 )) MB"
+log "$v: $initrd: $(( $(stat -c %s "$initrd") / 1048576 )) MB"
 
 clog=$b/console-bpftrace.log
-log "default: booting with bpftrace (console in $clog)"
+log "$v: booting with bpftrace (console in $clog)"
 boot_start=$(date +%s)
 # No KUnit suite: none is named so.  Only the guest's lines are shown.
 set +e
 INITRD=$initrd \
-	bash "$TOP/harness/boot.sh" default bpftrace kunit.filter_glob=none |
+	bash "$TOP/harness/boot.sh" $v bpftrace kunit.filter_glob=none |
 	tr -d '\r' | sed -n '/^TAP version 13$/,/^bpftrace-check: /p'
 rc=${PIPESTATUS[0]}
 set -e

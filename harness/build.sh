@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build.sh VARIANT: configure and build the kernel, modules, kselftests and
-# the initramfs of one variant (default, debug, generic, nopreempt, arm64)
-# in out/build-VARIANT.  nopreempt (x86-64 without a preempt count)
+# the initramfs of one variant (default, debug, generic, nopreempt, arm64,
+# btf) in out/build-VARIANT.  nopreempt (x86-64 without a preempt count)
 # builds the kernel alone: no modules and no initramfs, its guest has no
 # user space.  generic (i386) and arm64 (cross-built) get Debian's
 # busybox-static of their architecture and kselftest helpers built with
@@ -25,6 +25,7 @@ debarch=$(variant_debarch "$variant")
 image=$(variant_image "$variant")
 frags="$TOP/configs/base.config $TOP/configs/default.config"
 [ "$variant" = debug ] && frags="$frags $TOP/configs/debug.config"
+[ "$variant" = btf ] && frags="$frags $TOP/configs/btf.config"
 [ "$variant" = generic ] && frags="$TOP/configs/generic.config"
 [ "$variant" = nopreempt ] &&
 	frags="$TOP/configs/base.config $TOP/configs/nopreempt.config"

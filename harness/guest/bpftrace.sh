@@ -47,7 +47,7 @@ bt() {
 has() { [ "$bt_rc" = 0 ] && grep -qxF "$1" /tmp/bt.out; }
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..10"
 echo "# $(bpftrace --version), kernel $(uname -r)"
 
 modprobe test_marker_events
@@ -92,6 +92,15 @@ has '@value: 100000000045'
 result $? "sum(args->value), a %llu field, over burst 10: 100000000045"
 has '@high: 3'
 result $? "a second program on the event, /args->pid >= 7/: 3 hits"
+
+# BTF: of vmlinux and of the module, in /sys/kernel/btf/; bpftrace takes
+# struct task_struct from it, with no kernel header in the guest.
+[ -s /sys/kernel/btf/vmlinux ] && [ -s /sys/kernel/btf/test_marker_events ]
+result $? "BTF of vmlinux and test_marker_events in /sys/kernel/btf/"
+bt 'tracepoint:markers:tme_basic
+	/((struct task_struct *)curtask)->pid == pid/ { @btf = count(); }' 2
+has '@btf: 2'
+result $? "a struct task_struct field read through BTF over burst 2: @btf: 2"
 
 # bpftrace closed its perf events: nothing holds the module any more.
 modprobe -r test_marker_events && [ ! -e "$E/tme_basic" ]
