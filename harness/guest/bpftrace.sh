@@ -98,7 +98,7 @@ result $? "a second program on the event, /args->pid >= 7/: 3 hits"
 [ -s /sys/kernel/btf/vmlinux ] && [ -s /sys/kernel/btf/test_marker_events ]
 result $? "BTF of vmlinux and test_marker_events in /sys/kernel/btf/"
 bt 'tracepoint:markers:tme_basic
-	/((struct task_struct *)curtask)->pid == pid/ { @btf = count(); }' 2
+	/(uint64)((struct task_struct *)curtask)->pid == pid/ { @btf = count(); }' 2
 has '@btf: 2'
 result $? "a struct task_struct field read through BTF over burst 2: @btf: 2"
 
