@@ -33,9 +33,9 @@ lint: deps
 bench: deps
 	@bash $(H)/bench.sh
 
-# Debian's bpftrace on markers' trace events, in a default guest with its
-# own initramfs (bpftrace's libraries are too big for make check's boots);
-# builds the default variant first.
+# Debian's bpftrace on markers' trace events, in a guest of the btf
+# variant (default with BTF) with its own initramfs (bpftrace's libraries
+# are too big for make check's boots); builds that variant first.
 bpftrace-check: deps
 	@bash $(H)/bpftrace-check.sh
 
