@@ -8,9 +8,9 @@
 # check's initramfs: this one is the variant's own initramfs.cpio.gz
 # followed by an uncompressed archive with bpftrace, what it loads, and
 # the current harness/guest (the kernel unpacks both, the later files
-# over the earlier).  It boots the btf variant: default with BTF
+# over the earlier).  The btf variant is default with BTF
 # (configs/btf.config), which bpftrace and bpftool read from
-# /sys/kernel/btf/; built first (incremental).
+# /sys/kernel/btf/; it is built first (incremental).
 # Prints the guest's results and the time taken; non-zero on any failure,
 # a splat on the console included.  GUEST_MEM (MB) and GUEST_TIMEOUT (s)
 # as for harness/boot.sh: its 1024 MB are enough, 768 too; with 640 the
