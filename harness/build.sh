@@ -3,12 +3,12 @@
 #
 # build.sh VARIANT: configure and build the kernel, modules, kselftests and
 # the initramfs of one variant (default, debug, generic, nopreempt, arm64,
-# btf) in out/build-VARIANT.  nopreempt (x86-64 without a preempt count)
-# builds the kernel alone: no modules and no initramfs, its guest has no
-# user space.  generic (i386) and arm64 (cross-built) get Debian's
-# busybox-static of their architecture and kselftest helpers built with
-# its cross compiler, and run the kselftests harness/kselftests-VARIANT
-# lists.
+# btf) in out/build-VARIANT.  nopreempt (x86-64 that never preempts a
+# task in the kernel) builds the kernel alone: no modules and no
+# initramfs, its guest has no user space.  generic (i386) and arm64
+# (cross-built) get Debian's busybox-static of their architecture and
+# kselftest helpers built with its cross compiler, and run the kselftests
+# harness/kselftests-VARIANT lists.
 #
 # For harness/series-check.sh: NO_TREE=1 builds $OUT/src as it is,
 # LENIENT_CONFIG=1 lets requests for symbols the tree lacks (yet) go, and
@@ -71,10 +71,11 @@ configure() {
 		missing=1
 	done
 	[ $missing = 0 ] || die "$variant: configuration incomplete"
-	# What the variant is for: no preempt count, whatever selects it.
+	# What the variant is for: no preemption, but a preempt count.
 	if [ "$variant" = nopreempt ] &&
-	   grep -qx 'CONFIG_PREEMPT_COUNT=y' "$b/.config"; then
-		die "$variant: something selects PREEMPT_COUNT"
+	   { grep -qx 'CONFIG_PREEMPTION=y' "$b/.config" ||
+	     ! grep -qx 'CONFIG_PREEMPT_COUNT=y' "$b/.config"; }; then
+		die "$variant: wants PREEMPT_COUNT without PREEMPTION"
 	fi
 	echo "$stamp" > "$b/.fragments"
 }

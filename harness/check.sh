@@ -26,9 +26,9 @@ boot_ev="trace_event=markers:markers_kunit_noargs"
 boot_args_default="fred=on $boot_ev"
 boot_args_debug="$boot_ev"
 boot_args_generic="$boot_ev"
-# No preempt count: the x86 suite whose cases say what a kernel without
-# one does (no task held), and the stress case; on a Skylake, with call
-# depth tracking on (harness/boot.sh).
+# No preemption (but a preempt count, and frame pointers): the x86 suite
+# whose cases say what such a kernel does (no task held), and the stress
+# case; on a Skylake, with call depth tracking on (harness/boot.sh).
 boot_args_nopreempt="kunit.filter_glob=markers_x86 spectre_v2=retpoline retbleed=stuff"
 # arm64: marker sites are jump labels.
 boot_args_arm64="$boot_ev"

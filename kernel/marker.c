@@ -406,35 +406,6 @@ int marker_text_reserved(void *start, void *end)
 	return ret;
 }
 
-/**
- * marker_call_at() - whether a call of probes starts at @addr
- * @addr: an address
- *
- * For the int3 handling of x86, which emulates such a call.
- *
- * Context: any; takes no lock.
- * Return: true if @addr is the first byte of a call of a marker's probes.
- */
-bool marker_call_at(void *addr)
-{
-	unsigned long a = (unsigned long)addr;
-	struct module *mod;
-	bool ret;
-
-	if (marker_calls_at(__start___markers_calls, __stop___markers_calls,
-			    a, a))
-		return true;
-	mod = marker_text_module(a);
-	if (!mod)
-		return false;
-	ret = marker_calls_at(mod->marker_calls,
-			      mod->marker_calls + mod->num_marker_calls, a, a);
-	module_put(mod);
-	return ret;
-}
-
-NOKPROBE_SYMBOL(marker_call_at);
-
 static unsigned long marker_sites_target(const struct marker_site *s,
 					 const struct marker_site *stop,
 					 unsigned long addr)

@@ -372,7 +372,6 @@ static inline void marker_free_init_mem(void)
 #if defined(CONFIG_MARKERS) && defined(CONFIG_HAVE_ARCH_MARKERS)
 int marker_text_reserved(void *start, void *end);
 unsigned long marker_site_target_at(void *addr);
-bool marker_call_at(void *addr);
 #else
 static inline int marker_text_reserved(void *start, void *end)
 {
@@ -382,11 +381,6 @@ static inline int marker_text_reserved(void *start, void *end)
 static inline unsigned long marker_site_target_at(void *addr)
 {
 	return 0;
-}
-
-static inline bool marker_call_at(void *addr)
-{
-	return false;
 }
 #endif
 

@@ -15,11 +15,11 @@
  * marker_int3_handler().  A task that trapped in a preemptible context
  * is sent to marker_hold_thunk, as if the site had called it, with an
  * interrupt frame that returns to the site: it waits there, interrupts
- * on and preemptible, until byte 0 is final, and its IRET back to the
- * site serializes, so it runs the new instruction.  Anywhere else the
- * new instruction is emulated, as text_poke_bp() does.  The patching CPU
- * keeps preemption off from the first int3 to the last sync, so that a
- * held task never keeps it from running.
+ * on and preemptible, until its chunk is released, and its IRET back to
+ * the site serializes, so it runs the new instruction.  Anywhere else
+ * the new instruction is emulated, as text_poke_bp() does.  The patcher
+ * is preemptible throughout, as text_poke_bp()'s is; only tasks that the
+ * scheduler may preempt in favour of it are held.
  *
  * See Documentation/trace/markers.rst, section 5, for why no CPU runs a torn
  * instruction and why no CPU waits with interrupts off for a held task.
@@ -30,13 +30,13 @@
 #include <linux/atomic.h>
 #include <linux/bsearch.h>
 #include <linux/cpu.h>
-#include <linux/kdebug.h>
+#include <linux/kmsan.h>
 #include <linux/kprobes.h>
 #include <linux/marker.h>
 #include <linux/marker_test.h>
 #include <linux/memory.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/notifier.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/processor.h>
@@ -46,6 +46,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <asm/alternative.h>
+#include <asm/debugreg.h>
 #include <asm/sections.h>
 #include <asm/text-patching.h>
 
@@ -56,6 +57,7 @@
  *	  when armed, the next instruction when disarmed; for a call, the
  *	  function called
  * @call: whether it is a call (a site is a jmp or a NOP)
+ * @hold: whether a task may wait for it (marker_text_may_hold())
  * @old: its byte 0 before
  * @new: its bytes after
  */
@@ -63,6 +65,7 @@ struct marker_poke {
 	unsigned long addr;
 	unsigned long next;
 	bool call;
+	bool hold;
 	u8 old;
 	u8 new[MARKER_SITE_SIZE];
 };
@@ -71,19 +74,19 @@ struct marker_poke {
  * struct marker_poke_desc - the chunk being changed
  * @vec: its instructions, sorted by address while @refs is not 0
  * @nr: how many
- * @released: set once every new byte 0 is written: held tasks return
- * @seq: counts chunks, for marker_late()
+ * @released: set once every new byte 0 is written: its held tasks return
+ * @seq: counts chunks: a held task waits for the one it trapped in
  * @patcher: the task writing them, which must never wait for itself
  * @refs: 1 for the patcher, plus 1 per CPU looking at @vec
  *
  * text_mutex serializes patchers.  While @refs is 0 the patcher fills in
  * the other fields; it sets @refs to 1 before the first int3 is written,
  * and after the last sync drops its reference and waits for @refs to reach
- * 0 before it changes anything again.  Readers (the int3 handler, and
- * held tasks asking whether their site is still being changed) read the
- * fields only while they hold a reference, which they never hold for
- * long: the handler has interrupts off, held tasks preemption off.  This
- * is text_poke_bp()'s bp_desc discipline.
+ * 0 before it changes anything again.  The int3 handler reads the fields
+ * only while it holds a reference, with interrupts off: this is
+ * text_poke_bp()'s bp_desc discipline.  Held tasks take no reference:
+ * they read @seq and @released only, which the patcher publishes with
+ * release stores (marker_released()).
  */
 static struct marker_poke_desc {
 	struct marker_poke vec[MARKER_CHANGE_MAX];
@@ -98,20 +101,19 @@ static struct marker_poke_desc {
 static atomic_long_t marker_holds;
 static atomic_long_t marker_emulated;
 static atomic_long_t marker_syncs;
-static atomic_long_t marker_retried;
 static atomic_long_t marker_late_hits;
-static atomic_long_t marker_stale;
 static atomic_t marker_holding;
 static atomic64_t marker_max_hold;
 static u64 marker_max_window;		/* text_mutex */
 static u64 marker_max_sync;		/* text_mutex */
-static DEFINE_PER_CPU(unsigned long, marker_late_seq);
+static u64 marker_max_poke;		/* text_mutex */
 
 #ifdef CONFIG_MARKERS_KUNIT_TEST
 /*
  * Called with step 0 after each write to the instructions of a chunk, and
  * with step n after the sync that ends step n: lets KUnit stop the
- * patcher and check the order of writes and syncs.  Preemption is off.
+ * patcher and check the order of writes and syncs.  The patcher holds
+ * text_mutex and the CPU hotplug lock.
  */
 void (*marker_x86_test_step)(unsigned int step);
 
@@ -122,15 +124,45 @@ static void marker_test_step(unsigned int step)
 	if (fn)
 		fn(step);
 }
+
+/*
+ * Called by each held task as its wait begins, with the registers it
+ * returns with: lets KUnit look at a held task's stack.
+ */
+void (*marker_x86_test_held)(struct pt_regs *regs);
+
+static void marker_test_held(struct pt_regs *regs)
+{
+	void (*fn)(struct pt_regs *regs) = READ_ONCE(marker_x86_test_held);
+
+	if (fn)
+		fn(regs);
+}
 #else
 static inline void marker_test_step(unsigned int step)
+{
+}
+
+static inline void marker_test_held(struct pt_regs *regs)
 {
 }
 #endif
 
 /*
- * Make every online CPU serialize after what this CPU wrote so far, with
- * interrupts on: an IPI to each, waited for.
+ * Write @len bytes at @addr.  text_poke() maps the page and copies with
+ * interrupts off: the longest such window is kept.
+ */
+static void marker_text_poke(void *addr, const void *bytes, size_t len)
+{
+	u64 start = local_clock();
+
+	text_poke(addr, bytes, len);
+	marker_max_poke = max(marker_max_poke, local_clock() - start);
+}
+
+/*
+ * Make every online CPU serialize after what this CPU wrote so far: an
+ * IPI to each, waited for with preemption off.
  */
 static void marker_sync(void)
 {
@@ -170,37 +202,50 @@ static __always_inline void marker_emulate(const struct marker_poke *p,
 }
 
 /*
- * A hit after release that may not wait: this CPU fetched the int3
- * before it saw the new byte 0.  Count it, and count it stale if this
- * CPU already returned from one in the same chunk: only an emulator
- * running a stale copy of the int3 does that.
+ * Whether an enabled execute breakpoint of this CPU is at @addr: then it
+ * fired before the int3 at @addr did.
  */
-static __always_inline void marker_late(struct marker_poke_desc *d)
+static __always_inline bool marker_bp_fired(unsigned long addr)
 {
-	raw_atomic_long_inc(&marker_late_hits);
-	if (raw_cpu_read(marker_late_seq) == d->seq)
-		raw_atomic_long_inc(&marker_stale);
-	else
-		raw_cpu_write(marker_late_seq, d->seq);
+	unsigned long dr7 = this_cpu_read(cpu_dr7), dr;
+	int i;
+
+	for (i = 0; i < HBP_NUM; i++) {
+		if (!(dr7 & (DR_GLOBAL_ENABLE << (i * DR_ENABLE_SIZE))) ||
+		    ((dr7 >> (DR_CONTROL_SHIFT + i * DR_CONTROL_SIZE)) & 3) !=
+		    DR_RW_EXECUTE)
+			continue;
+		get_debugreg(dr, i);
+		if (dr == addr)
+			return true;
+	}
+	return false;
 }
 
 /*
- * Send the trapped task to marker_hold_thunk, which waits until the site
- * is no longer being changed and returns to it with IRET.  Its interrupt
- * frame goes in the gap that exc_int3() leaves below the trapped stack
- * for int3_emulate_call() (6 words; this takes 5).  RF in the frame keeps
- * an execute breakpoint on the site, which fired before the int3, from
- * firing again for this pass.
+ * Send the trapped task to marker_hold_thunk, which waits until chunk
+ * @seq is released and returns to the site with IRET.  Its frame, the
+ * chunk's number below an interrupt frame, takes the 6 words of the gap
+ * that exc_int3() leaves below the trapped stack for int3_emulate_call().
+ * RF is set only when an execute breakpoint on the site fired for this
+ * pass, before the int3, so that it does not fire again; one armed on
+ * the site meanwhile, or on the CPU the task resumes on, fires as the
+ * site runs.
  */
-static __always_inline void marker_hold(struct pt_regs *regs)
+static __always_inline void marker_hold(struct pt_regs *regs,
+					unsigned long seq)
 {
-	unsigned long sp = regs->sp;
+	unsigned long site = regs->ip - INT3_INSN_SIZE, sp = regs->sp;
+	unsigned long flags = regs->flags;
 
+	if (marker_bp_fired(site))
+		flags |= X86_EFLAGS_RF;
 	int3_emulate_push(regs, regs->ss);
 	int3_emulate_push(regs, sp);
-	int3_emulate_push(regs, regs->flags | X86_EFLAGS_RF);
+	int3_emulate_push(regs, flags);
 	int3_emulate_push(regs, regs->cs);
-	int3_emulate_push(regs, regs->ip - INT3_INSN_SIZE);
+	int3_emulate_push(regs, site);
+	int3_emulate_push(regs, seq);
 	int3_emulate_jmp(regs, (unsigned long)marker_hold_thunk);
 	raw_atomic_long_inc(&marker_holds);
 }
@@ -212,18 +257,28 @@ static bool marker_hold_on __ro_after_init;
  * marker_hold_supported() - whether tasks may be held on such CPUs at all
  * @c: the CPU's features
  *
- * Not without a preempt count: the trapped context's own tells whether
- * it may be preempted (marker_may_hold()).  Not with FRED: the kernel
- * returns from a FRED event with ERETS, which restores what the event's
- * frame says of the trapped context beyond its registers (its stack
- * level, STI and NMI blocking); the hold returns with IRET, which knows
- * none of it.  There every hit is emulated.
+ * Only in a kernel built to preempt tasks (CONFIG_PREEMPTION, whatever
+ * preempt= says at boot): a hold is a preemption point, and a kernel
+ * built without any assumes there are none where it did not put
+ * cond_resched() (ftrace, for one, then skips synchronize_rcu_tasks()).
+ * The trapped context's preempt count tells whether it may be preempted
+ * (marker_may_hold()).
+ *
+ * Only where the kernel's own IRET returns from an int3.  Not with FRED:
+ * the kernel returns from a FRED event with ERETS, which restores what
+ * the event's frame says of the trapped context beyond its registers
+ * (its stack level, STI and NMI blocking); the hold returns with IRET,
+ * which knows none of it.  Not in a Xen PV guest: its kernel runs in
+ * ring 3 under frames that say ring 0, and returns from a trap through
+ * the hypervisor (xen_iret); the thunk's IRET to such a frame faults.
+ * There every hit is emulated.
  *
  * Return: true if a task may wait for its site in marker_hold_thunk.
  */
 bool marker_hold_supported(const struct cpuinfo_x86 *c)
 {
-	return IS_ENABLED(CONFIG_PREEMPT_COUNT) && !cpu_has(c, X86_FEATURE_FRED);
+	return IS_ENABLED(CONFIG_PREEMPTION) &&
+	       !cpu_has(c, X86_FEATURE_FRED) && !cpu_has(c, X86_FEATURE_XENPV);
 }
 
 /*
@@ -240,13 +295,16 @@ bool marker_hold_supported(const struct cpuinfo_x86 *c)
  *    spinlock leaves no trace, and nobody waits);
  *  - user access off (AC clear): the thunk's C code must not run with
  *    SMAP lifted;
+ *  - not single-stepped (TF clear): the thunk and its C code would be
+ *    stepped too;
  *  - a task of the fair classes, not boosted: the patcher is preemptible,
  *    and a task that waits for it must never run in its place for good,
  *    as a real-time or deadline task could;
  *  - RCU watching: tracing and kprobes in the thunk's C code need it;
- *  - not noinstr text: its callers rely on it calling nothing that is
- *    instrumented;
  *  - a CPU on which tasks may be held at all (marker_hold_supported()).
+ *
+ * Whether the instruction's text allows it is the caller's to ask
+ * (marker_text_may_hold()).
  *
  * Whoever holds nothing that only non-preemptible code releases cannot
  * make anyone spin with interrupts off while it waits.
@@ -254,11 +312,9 @@ bool marker_hold_supported(const struct cpuinfo_x86 *c)
 static __always_inline bool marker_may_hold(const struct pt_regs *regs)
 {
 	return marker_hold_on &&
-	       (regs->flags & (X86_EFLAGS_IF | X86_EFLAGS_AC)) ==
+	       (regs->flags & (X86_EFLAGS_IF | X86_EFLAGS_AC | X86_EFLAGS_TF)) ==
 	       X86_EFLAGS_IF && !preempt_count() && !rt_or_dl_task(current) &&
-	       !marker_rcu_ignores_cpu() &&
-	       !(regs->ip >= (unsigned long)__noinstr_text_start &&
-		 regs->ip < (unsigned long)__noinstr_text_end);
+	       !marker_rcu_ignores_cpu();
 }
 
 /**
@@ -289,13 +345,13 @@ noinstr bool marker_int3_handler(struct pt_regs *regs)
 	if (!p)
 		goto out;
 	ret = true;
-	if (marker_may_hold(regs) && current != d->patcher) {
-		marker_hold(regs);
+	if (p->hold && marker_may_hold(regs) && current != d->patcher) {
+		marker_hold(regs, d->seq);
 		goto out;
 	}
-	/* Pairs with the release in marker_poke_chunk(). */
+	/* Fetched before byte 0 was final; pairs with marker_poke_chunk(). */
 	if (smp_load_acquire(&d->released))
-		marker_late(d);
+		raw_atomic_long_inc(&marker_late_hits);
 	marker_emulate(p, regs);
 out:
 	/* Done with @d before the patcher may see refs drop. */
@@ -305,28 +361,19 @@ out:
 }
 
 /*
- * Whether the chunk being changed, if any, has the instruction at @addr
- * and has not released it yet.
+ * Whether chunk @seq is released: it set @released, or a later chunk has
+ * begun, which happens only after @seq's last sync.  Either way its new
+ * bytes 0 are written and visible here.
  */
-static bool marker_pending(unsigned long addr)
+static bool marker_released(unsigned long seq)
 {
 	struct marker_poke_desc *d = &marker_desc;
-	bool ret = false;
 
-	/* The patcher spins for the reference to drop: hold it briefly. */
-	preempt_disable();
-	/* Pairs with the smp_wmb() between publishing @d and the int3s. */
-	smp_rmb();
-	if (atomic_inc_not_zero(&d->refs)) {
-		if (marker_poke_find(d, addr))
-			/* Pairs with the release in marker_poke_chunk(). */
-			ret = !smp_load_acquire(&d->released);
-		/* Done with @d before the patcher may see refs drop. */
-		smp_mb__before_atomic();
-		atomic_dec(&d->refs);
-	}
-	preempt_enable();
-	return ret;
+	/* Pairs with the next chunk's smp_store_release() of @seq. */
+	if (smp_load_acquire(&d->seq) != seq)
+		return true;
+	/* Pairs with this chunk's smp_store_release() of @released. */
+	return smp_load_acquire(&d->released);
 }
 
 static void marker_hold_done(u64 start)
@@ -341,28 +388,35 @@ static void marker_hold_done(u64 start)
 /**
  * marker_hold_wait() - where a held task waits for its site
  * @regs: the task's registers, as the thunk saved them; @regs->ip is the
- *	  site, which the thunk returns to
+ *	  site, which the thunk returns to, and @regs->orig_ax the number of
+ *	  the chunk it trapped in
  *
- * Called by marker_hold_thunk.  The wait ends when the chunk that has the
- * site is released, however long the task is preempted meanwhile and
- * wherever it migrates; if a later chunk has the site by then, the task
- * waits for that one.  The thunk's IRET then serializes on whichever CPU
- * the task is, after it saw the release: that CPU fetches byte 0 as the
- * chunk left it.
+ * Called by marker_hold_thunk.  The wait ends as soon as the task runs
+ * after its chunk's release, however long it was preempted meanwhile and
+ * wherever it migrated.  The thunk's IRET then serializes on whichever
+ * CPU the task is: it fetches byte 0 as the chunk left it, or as a later
+ * chunk has it by then, an int3 that traps again.  So no hold lasts
+ * longer than its chunk plus the time the task waits for a CPU after it.
  *
- * Where the kernel does not preempt tasks, _cond_resched() lets others
- * have the CPU meanwhile, as preemption would: the task stays runnable.
- * (cond_resched()'s might-sleep check would report an RCU read-side
- * section that a preemptible kernel may preempt, and so may this.)
+ * Where preempt=none or voluntary leave tasks in the kernel unpreempted,
+ * _cond_resched() lets others have the CPU meanwhile, as preemption
+ * would: the task stays runnable.  (cond_resched()'s might-sleep check
+ * would report an RCU read-side section that a preemptible kernel may
+ * preempt, and so may this.)
  *
  * Context: task, preemptible, interrupts on (marker_may_hold()).
  */
 __visible void marker_hold_wait(struct pt_regs *regs)
 {
-	u64 start = local_clock();
+	unsigned long seq;
+	u64 start;
 
+	kmsan_unpoison_entry_regs(regs);
+	seq = regs->orig_ax;
+	start = local_clock();
 	atomic_inc(&marker_holding);
-	while (marker_pending(regs->ip)) {
+	marker_test_held(regs);
+	while (!marker_released(seq)) {
 		cpu_relax();
 		_cond_resched();
 	}
@@ -370,114 +424,10 @@ __visible void marker_hold_wait(struct pt_regs *regs)
 	atomic_dec(&marker_holding);
 }
 
-/**
- * marker_int3_fixup() - an int3 gone from a marker site
- * @regs: the trap's registers
- *
- * Called by do_int3() before kprobes, for an int3 that
- * marker_int3_handler() did not take.  If byte 0 of a marker site, or of
- * the call in its block, no longer holds an int3, run what it holds now,
- * emulated: kprobes would send the CPU back to fetch it again.  On hardware that is
- * an int3 removed right after the CPU hit it.  An emulator running a
- * stale copy of our int3 (see marker_late()) after its chunk also gets
- * here, and going back would meet the same copy again, and again.
- *
- * The first test keeps other int3s cheap: the site lookup, linear in the
- * number of sites, is made only for an int3 already gone.
- *
- * Context: int3 trap from kernel mode, after irqentry_nmi_enter().
- * Return: true if the trap is handled.
- */
-bool marker_int3_fixup(struct pt_regs *regs)
-{
-	unsigned long addr = regs->ip - INT3_INSN_SIZE, target;
-	u8 byte0;
-
-	if (user_mode(regs))
-		return false;
-	byte0 = READ_ONCE(*(u8 *)addr);
-	if (byte0 == INT3_INSN_OPCODE)
-		return false;
-	if (byte0 == CALL_INSN_OPCODE && marker_call_at((void *)addr)) {
-		int3_emulate_call(regs, addr + CALL_INSN_SIZE +
-					*(s32 *)(addr + 1));
-		goto out;
-	}
-	target = marker_site_target_at((void *)addr);
-	if (!target)
-		return false;
-	if (byte0 == JMP32_INSN_OPCODE)
-		int3_emulate_jmp(regs, target);
-	else if (byte0 == x86_nops[MARKER_SITE_SIZE][0])
-		int3_emulate_jmp(regs, addr + MARKER_SITE_SIZE);
-	else
-		return false;
-out:
-	atomic_long_inc(&marker_retried);
-	return true;
-}
-
-NOKPROBE_SYMBOL(marker_int3_fixup);
-
-/* Whether the chunk being changed, if any, has the instruction at @addr. */
-static bool marker_chunk_has(unsigned long addr)
-{
-	struct marker_poke_desc *d = &marker_desc;
-	bool ret;
-
-	/* Pairs with the smp_wmb() between publishing @d and the int3s. */
-	smp_rmb();
-	if (!raw_atomic_inc_not_zero(&d->refs))
-		return false;
-	ret = marker_poke_find(d, addr);
-	/* Done with @d before the patcher may see refs drop. */
-	smp_mb__before_atomic();
-	raw_atomic_dec(&d->refs);
-	return ret;
-}
-
-NOKPROBE_SYMBOL(marker_chunk_has);
-
-/*
- * Asked last, when neither kprobes nor anyone else took an int3 that is
- * still in memory.  If a chunk has the site, it was set up since the trap
- * (an emulator's stale copy of an earlier int3 met it): send the CPU back,
- * to trap into that chunk.  No chunk can end meanwhile: its syncs wait for
- * this CPU, which has interrupts off.  Any other int3 on a marker site is
- * someone else's: say so once, and leave it to die() rather than send the
- * CPU back to trap again forever.
- */
-static int marker_int3_notify(struct notifier_block *nb, unsigned long val,
-			      void *data)
-{
-	struct die_args *args = data;
-	struct pt_regs *regs = args->regs;
-	unsigned long addr = regs->ip - INT3_INSN_SIZE;
-
-	if (val != DIE_INT3 || user_mode(regs))
-		return NOTIFY_DONE;
-	if (marker_chunk_has(addr)) {
-		regs->ip = addr;
-		atomic_long_inc(&marker_retried);
-		return NOTIFY_STOP;
-	}
-	if (marker_site_target_at((void *)addr) || marker_call_at((void *)addr))
-		pr_warn_once("int3 at %pS, a marker site, is not ours\n",
-			     (void *)addr);
-	return NOTIFY_DONE;
-}
-
-NOKPROBE_SYMBOL(marker_int3_notify);
-
-static struct notifier_block marker_int3_nb = {
-	.notifier_call = marker_int3_notify,
-	.priority = INT_MIN,
-};
-
 static int __init marker_x86_init(void)
 {
 	marker_hold_on = marker_hold_supported(&boot_cpu_data);
-	return register_die_notifier(&marker_int3_nb);
+	return 0;
 }
 core_initcall(marker_x86_init);
 
@@ -491,20 +441,20 @@ static void marker_poke_write(struct marker_poke_desc *d, unsigned int step)
 	for (p = d->vec; p < d->vec + d->nr; p++) {
 		switch (step) {
 		case 1:
-			text_poke((void *)p->addr, &int3, INT3_INSN_SIZE);
+			marker_text_poke((void *)p->addr, &int3, INT3_INSN_SIZE);
 			break;
 		case 2:
 			/* For Intel PT decoders, as text_poke_bp() does. */
 			old[0] = p->old;
 			memcpy(old + 1, (void *)p->addr + 1, MARKER_SITE_SIZE - 1);
-			text_poke((void *)p->addr + 1, p->new + 1,
-				  MARKER_SITE_SIZE - 1);
+			marker_text_poke((void *)p->addr + 1, p->new + 1,
+					 MARKER_SITE_SIZE - 1);
 			perf_event_text_poke((void *)p->addr, old,
 					     MARKER_SITE_SIZE, p->new,
 					     MARKER_SITE_SIZE);
 			break;
 		case 3:
-			text_poke((void *)p->addr, p->new, INT3_INSN_SIZE);
+			marker_text_poke((void *)p->addr, p->new, INT3_INSN_SIZE);
 			break;
 		}
 	}
@@ -566,7 +516,8 @@ static int marker_poke_chunk(struct marker_poke_desc *d)
 	 * held (marker_may_hold()).
 	 */
 	d->released = 0;
-	d->seq++;
+	/* Pairs with marker_released(): the last chunk is done. */
+	smp_store_release(&d->seq, d->seq + 1);
 	d->patcher = current;
 	atomic_set_release(&d->refs, 1);
 	/* Pairs with the smp_rmb() in marker_int3_handler(). */
@@ -593,6 +544,47 @@ static int marker_poke_chunk(struct marker_poke_desc *d)
 		atomic_cond_read_acquire(&d->refs, !VAL);
 	d->nr = 0;
 	return ret;
+}
+
+#ifdef CONFIG_MODULES
+static bool marker_module_noinstr(unsigned long addr)
+{
+	struct module *mod;
+	bool ret;
+
+	preempt_disable();
+	mod = __module_text_address(addr);
+	ret = mod && addr - (unsigned long)mod->noinstr_text_start <
+		     mod->noinstr_text_size;
+	preempt_enable();
+	return ret;
+}
+#else
+static bool marker_module_noinstr(unsigned long addr)
+{
+	return false;
+}
+#endif
+
+/**
+ * marker_text_may_hold() - whether a task may wait at an instruction
+ * @addr: the instruction
+ *
+ * Not in text that must not call instrumented code, where the hold's C
+ * code would run: vmlinux's noinstr text (.cpuidle.text included) and
+ * entry text, and a module's noinstr text.
+ *
+ * Return: true if a task that meets @addr being changed may be held.
+ */
+bool marker_text_may_hold(unsigned long addr)
+{
+	if (addr >= (unsigned long)__noinstr_text_start &&
+	    addr < (unsigned long)__noinstr_text_end)
+		return false;
+	if (addr >= (unsigned long)__entry_text_start &&
+	    addr < (unsigned long)__entry_text_end)
+		return false;
+	return !marker_module_noinstr(addr);
 }
 
 static void marker_site_insn(const struct marker_site *s, bool armed,
@@ -666,6 +658,7 @@ static int marker_poke_add(struct marker_poke_desc *d,
 	p->next = armed ? marker_site_target(s) :
 			  p->addr + MARKER_SITE_SIZE;
 	p->call = false;
+	p->hold = marker_text_may_hold(p->addr);
 	p->old = old[0];
 	d->nr++;
 	return 0;
@@ -698,6 +691,7 @@ static int marker_poke_add_call(struct marker_poke_desc *d,
 	p->addr = (unsigned long)code;
 	p->next = target;
 	p->call = true;
+	p->hold = marker_text_may_hold(p->addr);
 	p->old = CALL_INSN_OPCODE;
 	d->nr++;
 	return 0;
@@ -831,14 +825,13 @@ void marker_x86_hold_stats(struct marker_hold_stats *st)
 	st->holds = atomic_long_read(&marker_holds);
 	st->emulated = atomic_long_read(&marker_emulated);
 	st->syncs = atomic_long_read(&marker_syncs);
-	st->retried = atomic_long_read(&marker_retried);
 	st->late = atomic_long_read(&marker_late_hits);
-	st->stale = atomic_long_read(&marker_stale);
 	st->holding = atomic_read(&marker_holding);
 	st->max_hold_ns = atomic64_read(&marker_max_hold);
 	st->max_hold_us = div_u64(st->max_hold_ns, 1000);
 	st->max_window_ns = READ_ONCE(marker_max_window);
 	st->max_sync_ns = READ_ONCE(marker_max_sync);
+	st->max_poke_ns = READ_ONCE(marker_max_poke);
 }
 EXPORT_SYMBOL_GPL(marker_x86_hold_stats);
 
@@ -853,6 +846,7 @@ void marker_x86_hold_stats_reset_max(void)
 	mutex_lock(&text_mutex);
 	marker_max_window = 0;
 	marker_max_sync = 0;
+	marker_max_poke = 0;
 	mutex_unlock(&text_mutex);
 }
 EXPORT_SYMBOL_GPL(marker_x86_hold_stats_reset_max);

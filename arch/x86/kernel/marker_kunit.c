@@ -23,10 +23,15 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/stacktrace.h>
+#include <linux/workqueue.h>
 #include <asm/apic.h>
+#include <asm/insn.h>
 #include <asm/nops.h>
+#include <asm/sections.h>
 #include <asm/text-patching.h>
 #include <asm/trapnr.h>
+#include <asm/unwind.h>
 
 /*
  * markers_x86_site and its probe: a site at rest and armed, kprobes on
@@ -220,6 +225,7 @@ static struct hold_test {
 	struct pt_regs regs;	/* with these registers, returned here */
 	unsigned long stack[8];	/* and this stack */
 	bool handled;
+	bool bp_while_held;	/* arm a breakpoint at step 2 */
 	int held[4];		/* a CPU was held after step n */
 	u8 bytes[4][MARKER_SITE_SIZE];
 	long hits_at_owner_pass;
@@ -267,8 +273,8 @@ static bool passed(void)
 }
 
 /*
- * Two traps on the site after release, as a CPU that fetched the int3
- * before byte 0 became final would take, and a stale copy after it.
+ * Two traps on the site after release, as CPUs that fetched the int3
+ * before byte 0 became final would take.
  */
 static void late_traps(void *info)
 {
@@ -281,6 +287,8 @@ static void late_traps(void *info)
 		ht.late_ip[i] = regs.ip;
 	}
 }
+
+static void hold_bp_register(void);
 
 static void hold_step(unsigned int step)
 {
@@ -301,7 +309,10 @@ static void hold_step(unsigned int step)
 		else
 			ht.held[1] = spin_until(one_held, 2000);
 	} else if (step == 2) {
-		mdelay(10);
+		if (ht.bp_while_held)
+			hold_bp_register();
+		else
+			mdelay(10);
 		ht.held[2] = holding() == 1 && !READ_ONCE(ht.passed);
 	} else if (step == 3) {
 		ht.held[3] = !spin_until(passed, 2000);
@@ -311,6 +322,8 @@ static void hold_step(unsigned int step)
 }
 
 static bool hold_fake;
+static unsigned long hold_fake_flags;	/* more flags in the fake trap */
+static bool hold_late_bp;
 
 /* Patch the hold site to @armed with a passer on another CPU. */
 static void hold_run(struct kunit *test, bool armed, bool owner_pass,
@@ -334,9 +347,10 @@ static void hold_run(struct kunit *test, bool armed, bool owner_pass,
 	ht.late = late;
 	ht.cpu = cpu;
 	ht.fake = hold_fake;
+	ht.bp_while_held = hold_late_bp;
 	ht.regs.cs = __KERNEL_CS;
 	ht.regs.ss = __KERNEL_DS;
-	ht.regs.flags = X86_EFLAGS_IF | X86_EFLAGS_FIXED;
+	ht.regs.flags = X86_EFLAGS_IF | X86_EFLAGS_FIXED | hold_fake_flags;
 	ht.regs.sp = (unsigned long)&ht.stack[ARRAY_SIZE(ht.stack)];
 	if (ht.site)
 		ht.regs.ip = marker_site_code(ht.site) + INT3_INSN_SIZE;
@@ -582,45 +596,8 @@ static void markers_x86_test_kprobe_toggle(struct kunit *test)
 }
 
 /*
- * An int3 that no chunk has and that is gone from memory, as an
- * emulator's stale translation produces (or a kprobe removed right after
- * a CPU hit it): do_int3() runs what the site holds now (the jmp when
- * armed, the NOP when not), and leaves any other address alone.
- */
-static void markers_x86_test_stale(struct kunit *test)
-{
-	const struct marker_site *s = site_of("markers_x86_hold");
-	struct marker_hold_stats st0, st;
-	struct pt_regs regs = { .cs = __KERNEL_CS };
-	unsigned long code;
-
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	KUNIT_ASSERT_TRUE(test, arch_marker_site_armed(s));
-	code = marker_site_code(s);
-	marker_x86_hold_stats(&st0);
-
-	regs.ip = code + INT3_INSN_SIZE;
-	KUNIT_EXPECT_TRUE(test, marker_int3_fixup(&regs));
-	KUNIT_EXPECT_EQ(test, regs.ip, marker_site_target(s));
-
-	KUNIT_ASSERT_EQ(test, 0, arch_marker_site_set(s, false));
-	regs.ip = code + INT3_INSN_SIZE;
-	KUNIT_EXPECT_TRUE(test, marker_int3_fixup(&regs));
-	KUNIT_EXPECT_EQ(test, regs.ip, code + MARKER_SITE_SIZE);
-	KUNIT_ASSERT_EQ(test, 0, arch_marker_site_set(s, true));
-
-	/* Not the first byte of a site: not ours. */
-	regs.ip = code + 1 + INT3_INSN_SIZE;
-	KUNIT_EXPECT_FALSE(test, marker_int3_fixup(&regs));
-	KUNIT_EXPECT_EQ(test, regs.ip, code + 1 + INT3_INSN_SIZE);
-
-	marker_x86_hold_stats(&st);
-	KUNIT_EXPECT_EQ(test, st.retried - st0.retried, 2UL);
-}
-
-/*
- * A trap after release emulates the new instruction; a second one on the
- * same CPU in the same chunk is counted stale: hardware cannot take it.
+ * A trap after release (the CPU fetched the int3 before byte 0 became
+ * final) emulates the new instruction, and is counted late.
  */
 static void markers_x86_test_late(struct kunit *test)
 {
@@ -639,7 +616,6 @@ static void markers_x86_test_late(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ht.late_ip[0], next);
 		KUNIT_EXPECT_EQ(test, ht.late_ip[1], next);
 		KUNIT_EXPECT_EQ(test, st.late - st0.late, 2UL);
-		KUNIT_EXPECT_EQ(test, st.stale - st0.stale, 1UL);
 		KUNIT_EXPECT_EQ(test, st.emulated - st0.emulated, 2UL);
 		if (armed)
 			break;
@@ -651,7 +627,6 @@ static struct kunit_case markers_x86_hold_cases[] = {
 	KUNIT_CASE(markers_x86_test_owner),
 	KUNIT_CASE(markers_x86_test_refuse),
 	KUNIT_CASE(markers_x86_test_kprobe_toggle),
-	KUNIT_CASE(markers_x86_test_stale),
 	KUNIT_CASE(markers_x86_test_late),
 	{}
 };
@@ -712,9 +687,8 @@ static void markers_x86_test_write_then_sync(struct kunit *test)
 }
 
 /*
- * An int3 on a site that no chunk has and that byte 0 still holds is
- * someone else's: it is left to kprobes, and to die() if nobody takes it,
- * instead of sending the CPU back to trap again forever.
+ * An int3 on a site that no chunk has is someone else's: the handler
+ * leaves it to kprobes, and to die() if nobody takes it.
  */
 static void markers_x86_test_foreign_int3(struct kunit *test)
 {
@@ -722,6 +696,7 @@ static void markers_x86_test_foreign_int3(struct kunit *test)
 	struct pt_regs regs = { .cs = __KERNEL_CS };
 	struct marker_hold_stats st0, st;
 	unsigned long code;
+	bool handled;
 	u8 byte0;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
@@ -730,15 +705,15 @@ static void markers_x86_test_foreign_int3(struct kunit *test)
 	marker_x86_hold_stats(&st0);
 	poke_byte(s, INT3_INSN_OPCODE);
 	regs.ip = code + INT3_INSN_SIZE;
-	KUNIT_EXPECT_FALSE(test, marker_int3_fixup(&regs));
-	KUNIT_EXPECT_EQ(test, regs.ip, code + INT3_INSN_SIZE);
-	/* Nobody takes it: the die notifiers leave it to die(). */
-	KUNIT_EXPECT_NE(test, notify_die(DIE_INT3, "int3", &regs, 0,
-					 X86_TRAP_BP, SIGTRAP), NOTIFY_STOP);
+	local_irq_disable();
+	handled = marker_int3_handler(&regs);
+	local_irq_enable();
+	KUNIT_EXPECT_FALSE(test, handled);
 	KUNIT_EXPECT_EQ(test, regs.ip, code + INT3_INSN_SIZE);
 	poke_byte(s, byte0);
 	marker_x86_hold_stats(&st);
-	KUNIT_EXPECT_EQ(test, st.retried, st0.retried);
+	KUNIT_EXPECT_EQ(test, st.emulated, st0.emulated);
+	KUNIT_EXPECT_EQ(test, st.holds, st0.holds);
 	KUNIT_EXPECT_FALSE(test, arch_marker_site_armed(s));
 }
 
@@ -810,6 +785,71 @@ static void markers_x86_test_breakpoint(struct kunit *test)
 		if (armed)
 			break;
 	}
+}
+
+/*
+ * An execute breakpoint on the site armed while a task is held there
+ * did not fire for this pass: it fires when the task runs the site.
+ * The patcher holds the CPU hotplug lock that registering takes for
+ * reading, so a work item on the passer's CPU registers it.
+ */
+static struct perf_event * __percpu *bp_late;
+static int bp_late_done;
+
+static void bp_late_register(struct work_struct *work)
+{
+	struct perf_event_attr attr;
+
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = marker_site_code(site_of("markers_x86_hold"));
+	attr.bp_len = sizeof(long);
+	attr.bp_type = HW_BREAKPOINT_X;
+	bp_late = register_wide_hw_breakpoint(&attr, count_bp, NULL);
+	/* The breakpoint before the flag. */
+	smp_store_release(&bp_late_done, 1);
+}
+
+static DECLARE_WORK(bp_late_work, bp_late_register);
+
+static bool bp_late_registered(void)
+{
+	/* The flag before the breakpoint. */
+	return smp_load_acquire(&bp_late_done);
+}
+
+static void hold_bp_register(void)
+{
+	queue_work_on(ht.cpu, system_wq, &bp_late_work);
+	spin_until(bp_late_registered, 2000);
+}
+
+static void markers_x86_test_breakpoint_held(struct kunit *test)
+{
+	bool armed;
+
+	for (armed = false; ; armed = true) {
+		bp_late = NULL;
+		bp_late_done = 0;
+		atomic_set(&bp_hits, 0);
+		hold_late_bp = true;
+		hold_run(test, armed, false, false);
+		hold_late_bp = false;
+		flush_work(&bp_late_work);
+		KUNIT_ASSERT_TRUE(test, bp_late_registered());
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR((void __force *)bp_late),
+				       "breakpoint: %ld",
+				       PTR_ERR((void __force *)bp_late));
+		unregister_wide_hw_breakpoint(bp_late);
+		KUNIT_EXPECT_TRUE_MSG(test, ht.held[2], "armed %d", armed);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&bp_hits), 1,
+				    "armed %d", armed);
+		if (armed)
+			break;
+	}
+}
+#else
+static void hold_bp_register(void)
+{
 }
 #endif
 
@@ -895,15 +935,14 @@ static void markers_x86_test_kprobe_foreign(struct kunit *test)
 #endif
 
 /*
- * A task sent to wait gets an interrupt frame in the gap below its stack
- * that returns to the site with its own flags, RF set (so that an
- * execute breakpoint there, which fired before the int3, does not fire
- * again for the same pass), and its own stack; the handler itself waits
- * for nothing.
+ * A task sent to wait gets, in the gap below its stack, the number of
+ * its chunk above an interrupt frame that returns to the site with its
+ * own flags (RF clear: no breakpoint fired there) and its own stack; the
+ * handler itself waits for nothing.
  */
 static void markers_x86_test_held_frame(struct kunit *test)
 {
-	unsigned long *frame;
+	unsigned long *frame, seq[2] = {};
 	bool armed;
 
 	for (armed = false; ; armed = true) {
@@ -915,14 +954,43 @@ static void markers_x86_test_held_frame(struct kunit *test)
 		KUNIT_EXPECT_FALSE_MSG(test, ht.held[2], "armed %d", armed);
 		KUNIT_EXPECT_EQ(test, ht.regs.ip,
 				(unsigned long)marker_hold_thunk);
-		KUNIT_EXPECT_PTR_EQ(test, frame, &ht.stack[3]);
-		KUNIT_EXPECT_EQ(test, frame[0], marker_site_code(ht.site));
-		KUNIT_EXPECT_EQ(test, frame[1], (unsigned long)__KERNEL_CS);
-		KUNIT_EXPECT_EQ(test, frame[2], X86_EFLAGS_IF |
-				X86_EFLAGS_FIXED | X86_EFLAGS_RF);
-		KUNIT_EXPECT_EQ(test, frame[3],
+		KUNIT_EXPECT_PTR_EQ(test, frame, &ht.stack[2]);
+		seq[armed] = frame[0];
+		KUNIT_EXPECT_EQ(test, frame[1], marker_site_code(ht.site));
+		KUNIT_EXPECT_EQ(test, frame[2], (unsigned long)__KERNEL_CS);
+		KUNIT_EXPECT_EQ(test, frame[3], X86_EFLAGS_IF | X86_EFLAGS_FIXED);
+		KUNIT_EXPECT_EQ(test, frame[4],
 				(unsigned long)&ht.stack[ARRAY_SIZE(ht.stack)]);
-		KUNIT_EXPECT_EQ(test, frame[4], (unsigned long)__KERNEL_DS);
+		KUNIT_EXPECT_EQ(test, frame[5], (unsigned long)__KERNEL_DS);
+		if (armed)
+			break;
+	}
+	/* Each hold_run() is one chunk. */
+	KUNIT_EXPECT_EQ(test, seq[1], seq[0] + 1);
+}
+
+/*
+ * A trap with TF set (code being single-stepped) is emulated: a hold
+ * would single-step the thunk and the C code it calls.
+ */
+static void markers_x86_test_held_tf(struct kunit *test)
+{
+	unsigned long next;
+	bool armed;
+
+	for (armed = false; ; armed = true) {
+		hold_fake = true;
+		hold_fake_flags = X86_EFLAGS_TF;
+		hold_run(test, armed, false, false);
+		hold_fake_flags = 0;
+		hold_fake = false;
+		next = armed ? marker_site_target(ht.site) :
+			       marker_site_code(ht.site) + MARKER_SITE_SIZE;
+		KUNIT_EXPECT_TRUE_MSG(test, ht.handled, "armed %d", armed);
+		KUNIT_EXPECT_EQ_MSG(test, ht.regs.ip, next, "armed %d", armed);
+		KUNIT_EXPECT_EQ_MSG(test, ht.regs.sp,
+				    (unsigned long)&ht.stack[ARRAY_SIZE(ht.stack)],
+				    "armed %d", armed);
 		if (armed)
 			break;
 	}
@@ -1141,6 +1209,9 @@ static struct held_test {
 	int act;		/* the helper may act */
 	int acted;		/* the helper has acted */
 	int hog_stop;
+	unsigned long want_holds;	/* holds since boot, awaited */
+	int chunks_held;	/* chunks in which the passer was held anew */
+	int hog_missed;		/* steps at which the hog did not take over */
 	bool ok_step;		/* the step hook saw what it waited for */
 	bool ok_rearm;
 } hd;
@@ -1337,7 +1408,6 @@ static void markers_x86_test_held_migrate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, 1UL);
 	KUNIT_EXPECT_EQ(test, st.emulated - st0.emulated, 0UL);
 	KUNIT_EXPECT_EQ(test, st.late - st0.late, 0UL);
-	KUNIT_EXPECT_EQ(test, st.retried - st0.retried, 0UL);
 }
 
 /* On @first, FIFO: spin, keeping the held passer off its CPU. */
@@ -1382,7 +1452,10 @@ static void held_hog_step(unsigned int step)
 	hd.ok_step = held_until(held_hogged, 2000);
 }
 
-/* Chunk 2, step 1: the hog goes; the passer runs, and is held again. */
+/*
+ * Chunk 2, step 1: the hog goes; the passer runs, returns to the site
+ * and is held again, by this chunk.
+ */
 static void held_rearm_step(unsigned int step)
 {
 	if (step != 1)
@@ -1395,9 +1468,11 @@ static void held_rearm_step(unsigned int step)
 }
 
 /*
- * A held task kept off its CPU until its site is in a later chunk waits
- * for that chunk too, and runs what it leaves: armed, then disarmed
- * before the task ran again, the site calls no probe for this pass.
+ * A held task kept off its CPU until its site is in a later chunk ends
+ * its hold when it runs (its own chunk is released), meets the later
+ * chunk's int3 and is held again, and runs what that chunk leaves:
+ * armed, then disarmed before the task ran again, the site calls no
+ * probe for this pass.
  */
 static void markers_x86_test_held_rearm(struct kunit *test)
 {
@@ -1431,10 +1506,9 @@ static void markers_x86_test_held_rearm(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, early);
 	KUNIT_EXPECT_TRUE(test, hd.ok_rearm);
 	KUNIT_EXPECT_EQ(test, atomic_read(&hd.probe_calls), 0);
-	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, 1UL);
+	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, 2UL);
 	KUNIT_EXPECT_EQ(test, st.emulated - st0.emulated, 0UL);
 	KUNIT_EXPECT_EQ(test, st.late - st0.late, 0UL);
-	KUNIT_EXPECT_EQ(test, st.retried - st0.retried, 0UL);
 }
 
 /*
@@ -1518,6 +1592,96 @@ static void markers_x86_test_held_patcher_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, 0UL);
 	KUNIT_EXPECT_EQ(test, st.emulated - st0.emulated, 1UL);
 	KUNIT_EXPECT_EQ(test, hd.result, pass_held(hd.seed, false));
+}
+
+/*
+ * A site toggled without pause, its held task kept off its CPU whenever
+ * a chunk releases it: each hold ends once the task runs after its own
+ * chunk's release, whatever later chunks do.  The passer, back at the
+ * site while the next chunk has it, is held again: one hold per chunk.
+ */
+#define BOUND_CHUNKS	8
+
+static int held_bound_hog(void *data)
+{
+	while (!kthread_should_stop()) {
+		if (!READ_ONCE(hd.act)) {
+			schedule_timeout_interruptible(1);
+			continue;
+		}
+		WRITE_ONCE(hd.acted, 1);
+		while (READ_ONCE(hd.act))
+			cpu_relax();
+		WRITE_ONCE(hd.acted, 0);
+	}
+	return 0;
+}
+
+static bool held_holds_reached(void)
+{
+	struct marker_hold_stats st;
+
+	marker_x86_hold_stats(&st);
+	return st.holds >= hd.want_holds;
+}
+
+/*
+ * Step 1 of each chunk: the hog lets the passer run, while this chunk
+ * has the site; step 2: the hog takes its CPU until the next chunk.
+ */
+static void held_bound_step(unsigned int step)
+{
+	if (step == 1) {
+		WRITE_ONCE(hd.go, 1);
+		WRITE_ONCE(hd.act, 0);
+		hd.want_holds++;
+		if (held_until(held_holds_reached, 500))
+			hd.chunks_held++;
+	} else if (step == 2) {
+		WRITE_ONCE(hd.act, 1);
+		wake_up_process(hd.helper);
+		if (!held_until(held_hogged, 2000))
+			hd.hog_missed++;
+	}
+}
+
+static void markers_x86_test_held_bound(struct kunit *test)
+{
+	struct marker_hold_stats st0, st;
+	const struct marker_site *s;
+	int i;
+
+	if (held_start(test, &s))
+		return;
+	hd.helper = kthread_create_on_cpu(held_bound_hog, NULL, hd.first,
+					  "markers_hog/%u");
+	if (IS_ERR(hd.helper)) {
+		hd.helper = NULL;
+		WRITE_ONCE(hd.go, 1);
+		held_stop(test);
+		KUNIT_FAIL(test, "no hog");
+		return;
+	}
+	sched_set_fifo(hd.helper);
+	wake_up_process(hd.helper);
+	marker_x86_hold_stats_reset_max();
+	marker_x86_hold_stats(&st0);
+	hd.want_holds = st0.holds;
+	WRITE_ONCE(marker_x86_test_step, held_bound_step);
+	for (i = 0; i < BOUND_CHUNKS; i++)
+		KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, !(i & 1)));
+	WRITE_ONCE(marker_x86_test_step, NULL);
+	WRITE_ONCE(hd.act, 0);
+	held_stop(test);
+	marker_x86_hold_stats(&st);
+
+	kunit_info(test, "%d chunks: %lu holds, %d chunks that held the passer anew, longest hold %llu us\n",
+		   BOUND_CHUNKS, st.holds - st0.holds, hd.chunks_held,
+		   st.max_hold_us);
+	KUNIT_EXPECT_EQ(test, hd.hog_missed, 0);
+	KUNIT_EXPECT_EQ(test, hd.chunks_held, BOUND_CHUNKS);
+	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, (unsigned long)BOUND_CHUNKS);
+	KUNIT_EXPECT_EQ(test, holding(), 0);
 }
 
 /*
@@ -1662,13 +1826,14 @@ static void markers_x86_test_chain(struct kunit *test)
 		if (t[i])
 			kthread_stop(t[i]);
 
-	kunit_info(test, "%d connects and disconnects in %llu ms, the worst %llu ms (connect %llu, disconnect %llu); %ld passes, %ld IPIs, %ld irq-off lock takes; %lu holds, %lu emulated, %lu syncs; longest hold %llu us, longest sync %llu us\n",
+	kunit_info(test, "%d connects and disconnects in %llu ms, the worst %llu ms (connect %llu, disconnect %llu); %ld passes, %ld IPIs, %ld irq-off lock takes; %lu holds, %lu emulated, %lu syncs; longest hold %llu us, longest sync %llu us, longest text_poke %llu us\n",
 		   toggles, total / NSEC_PER_MSEC, worst / NSEC_PER_MSEC,
 		   worst_of[0] / NSEC_PER_MSEC, worst_of[1] / NSEC_PER_MSEC,
 		   atomic_long_read(&ct.passes), atomic_long_read(&ct.ipis),
 		   atomic_long_read(&ct.takes), st.holds - st0.holds,
 		   st.emulated - st0.emulated, st.syncs - st0.syncs,
-		   st.max_hold_ns / 1000, st.max_sync_ns / 1000);
+		   st.max_hold_ns / 1000, st.max_sync_ns / 1000,
+		   st.max_poke_ns / 1000);
 	KUNIT_EXPECT_EQ(test, n, (int)ARRAY_SIZE(fn));
 	KUNIT_EXPECT_EQ(test, toggles, 2 * CHAIN_TOGGLES);
 	KUNIT_EXPECT_LT_MSG(test, total / max(toggles, 1),
@@ -1690,8 +1855,10 @@ static struct kunit_case markers_x86_hazard_cases[] = {
 	KUNIT_CASE(markers_x86_test_foreign_int3),
 	KUNIT_CASE(markers_x86_test_refused),
 	KUNIT_CASE(markers_x86_test_held_frame),
+	KUNIT_CASE(markers_x86_test_held_tf),
 #ifdef CONFIG_HAVE_HW_BREAKPOINT
 	KUNIT_CASE(markers_x86_test_breakpoint),
+	KUNIT_CASE(markers_x86_test_breakpoint_held),
 #endif
 #ifdef CONFIG_KPROBES
 	KUNIT_CASE(markers_x86_test_kprobe_text_poke),
@@ -1701,6 +1868,7 @@ static struct kunit_case markers_x86_hazard_cases[] = {
 	KUNIT_CASE(markers_x86_test_held_migrate),
 	KUNIT_CASE(markers_x86_test_held_rearm),
 	KUNIT_CASE(markers_x86_test_held_patcher_cpu),
+	KUNIT_CASE(markers_x86_test_held_bound),
 	KUNIT_CASE(markers_x86_test_chain),
 	{}
 };
@@ -1824,15 +1992,17 @@ static void markers_x86_test_chunks(struct kunit *test)
 }
 
 /*
- * Only with CONFIG_PREEMPT_COUNT can the int3 handler tell that the
- * trapped context could have been preempted; without it a spinlock
- * leaves no trace, and every hit is emulated.  A task meeting the site
- * mid-patch in a preemptible loop is held with it, emulated without (and
- * where the CPU's event delivery forbids holds, marker_hold_supported()).
+ * Only a kernel built to preempt tasks holds one: elsewhere a preempt
+ * count (DEBUG_ATOMIC_SLEEP keeps one) tells what could be preempted,
+ * but the kernel was built assuming that nothing is.  A task meeting the
+ * site mid-patch in a preemptible loop is held with CONFIG_PREEMPTION,
+ * emulated without (and where the CPU's event delivery forbids holds,
+ * marker_hold_supported()).
  */
 static void markers_x86_test_preempt_count(struct kunit *test)
 {
-	bool counted = marker_hold_supported(&boot_cpu_data);
+	bool counted = IS_ENABLED(CONFIG_PREEMPTION) &&
+		       marker_hold_supported(&boot_cpu_data);
 	struct marker_hold_stats st0, st;
 	long hits;
 
@@ -1846,8 +2016,10 @@ static void markers_x86_test_preempt_count(struct kunit *test)
 	marker_x86_hold_stats(&st);
 	marker_probe_unregister("markers_x86_hold", probe_count, NULL);
 
-	kunit_info(test, "CONFIG_PREEMPT_COUNT=%c: %lu held, %lu emulated\n",
-		   counted ? 'y' : 'n', st.holds - st0.holds,
+	kunit_info(test, "CONFIG_PREEMPTION=%c, CONFIG_PREEMPT_COUNT=%c: %lu held, %lu emulated\n",
+		   IS_ENABLED(CONFIG_PREEMPTION) ? 'y' : 'n',
+		   IS_ENABLED(CONFIG_PREEMPT_COUNT) ? 'y' : 'n',
+		   st.holds - st0.holds,
 		   st.emulated - st0.emulated);
 	KUNIT_EXPECT_EQ(test, ht.passed, 1);
 	KUNIT_EXPECT_EQ(test, ht.held[2], counted);
@@ -1859,29 +2031,179 @@ static void markers_x86_test_preempt_count(struct kunit *test)
 }
 
 /*
- * Tasks are held only where the kernel returns from an int3 with IRET:
- * never under FRED, whatever else the CPU has.  The decision is the boot
- * CPU's features', asked of a copy of them.
+ * Tasks are held only in kernels built to preempt them, and only where
+ * the kernel returns from an int3 with its own IRET: never under FRED
+ * (ERETS), nor in a Xen PV guest (the hypervisor's iret), whatever else
+ * the CPU has.  The decision is the boot CPU's features', asked of a
+ * copy of them.
  */
 static void markers_x86_test_hold_supported(struct kunit *test)
 {
 	struct cpuinfo_x86 *c = kunit_kmalloc(test, sizeof(*c), GFP_KERNEL);
+	unsigned long *caps;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	*c = boot_cpu_data;
-	__clear_bit(X86_FEATURE_FRED, (unsigned long *)c->x86_capability);
+	caps = (unsigned long *)c->x86_capability;
+	__clear_bit(X86_FEATURE_FRED, caps);
+	__clear_bit(X86_FEATURE_XENPV, caps);
 	KUNIT_EXPECT_EQ(test, marker_hold_supported(c),
-			IS_ENABLED(CONFIG_PREEMPT_COUNT));
-	__set_bit(X86_FEATURE_FRED, (unsigned long *)c->x86_capability);
-	KUNIT_EXPECT_FALSE(test, marker_hold_supported(c));
+			IS_ENABLED(CONFIG_PREEMPTION));
+	__set_bit(X86_FEATURE_FRED, caps);
+	KUNIT_EXPECT_FALSE_MSG(test, marker_hold_supported(c), "FRED");
+	__clear_bit(X86_FEATURE_FRED, caps);
+	__set_bit(X86_FEATURE_XENPV, caps);
+	KUNIT_EXPECT_FALSE_MSG(test, marker_hold_supported(c), "Xen PV");
 
-	kunit_info(test, "FRED %s: tasks %s held\n",
+	kunit_info(test, "FRED %s, Xen PV %s (CONFIG_XEN_PV=%c), CONFIG_PREEMPTION=%c: tasks %s held\n",
 		   cpu_feature_enabled(X86_FEATURE_FRED) ? "on" : "off",
+		   cpu_feature_enabled(X86_FEATURE_XENPV) ? "on" : "off",
+		   IS_ENABLED(CONFIG_XEN_PV) ? 'y' : 'n',
+		   IS_ENABLED(CONFIG_PREEMPTION) ? 'y' : 'n',
 		   marker_hold_supported(&boot_cpu_data) ? "may be" : "are not");
 	KUNIT_EXPECT_EQ(test, marker_hold_supported(&boot_cpu_data),
-			IS_ENABLED(CONFIG_PREEMPT_COUNT) &&
-			!cpu_feature_enabled(X86_FEATURE_FRED));
+			IS_ENABLED(CONFIG_PREEMPTION) &&
+			!cpu_feature_enabled(X86_FEATURE_FRED) &&
+			!cpu_feature_enabled(X86_FEATURE_XENPV));
 }
+
+/*
+ * No task is held in text that must not call instrumented code: noinstr
+ * and cpuidle text, entry text (and a module's noinstr text); a site in
+ * ordinary text may hold one.
+ */
+static void markers_x86_test_text_may_hold(struct kunit *test)
+{
+	const struct marker_site *s = site_of("markers_x86_hold");
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_TRUE(test, marker_text_may_hold(marker_site_code(s)));
+	KUNIT_EXPECT_FALSE(test, marker_text_may_hold((unsigned long)
+						      __noinstr_text_start));
+	KUNIT_EXPECT_FALSE(test, marker_text_may_hold((unsigned long)
+						      __noinstr_text_end - 1));
+	KUNIT_EXPECT_FALSE(test, marker_text_may_hold((unsigned long)
+						      __entry_text_start));
+	KUNIT_EXPECT_FALSE(test, marker_text_may_hold((unsigned long)
+						      __entry_text_end - 1));
+}
+
+#ifdef CONFIG_HAVE_RELIABLE_STACKTRACE
+#define UNWIND_DEPTH	32
+
+static struct held_unwind {
+	int ret;
+	bool site;	/* the trace has the site */
+	int done;
+} hu;
+
+/* In the held passer, as its wait begins. */
+static void held_unwind_hook(struct pt_regs *regs)
+{
+	unsigned long entries[UNWIND_DEPTH];
+	int i, ret;
+
+	if (current != hd.passer || READ_ONCE(hu.done))
+		return;
+	ret = stack_trace_save_tsk_reliable(current, entries,
+					    ARRAY_SIZE(entries));
+	for (i = 0; i < ret; i++)
+		if (entries[i] == regs->ip)
+			hu.site = true;
+	hu.ret = ret;
+	/* The result before the flag. */
+	smp_store_release(&hu.done, 1);
+}
+
+static bool held_unwound(void)
+{
+	/* The flag before the result. */
+	return smp_load_acquire(&hu.done);
+}
+
+static void held_unwind_step(unsigned int step)
+{
+	if (step != 1)
+		return;
+	WRITE_ONCE(hd.go, 1);
+	hd.ok_step = held_until(held_one, 2000) &&
+		     held_until(held_unwound, 2000);
+}
+
+/*
+ * A reliable stack trace of a held task (what livepatch asks before it
+ * switches a task) either fails, as it does for a task stopped in an
+ * interrupt where frame pointers cannot be trusted, or names the site:
+ * it never skips the function that holds it.
+ */
+static void markers_x86_test_held_unwind(struct kunit *test)
+{
+	const struct marker_site *s;
+
+	if (!marker_hold_supported(&boot_cpu_data))
+		kunit_skip(test, "no task is held in this kernel");
+	if (held_start(test, &s))
+		return;
+	memset(&hu, 0, sizeof(hu));
+	WRITE_ONCE(marker_x86_test_held, held_unwind_hook);
+	WRITE_ONCE(marker_x86_test_step, held_unwind_step);
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, true));
+	WRITE_ONCE(marker_x86_test_held, NULL);
+	held_stop(test);
+
+	kunit_info(test, "%s unwinder: %d, the site %s\n",
+		   IS_ENABLED(CONFIG_UNWINDER_ORC) ? "ORC" : "frame pointer",
+		   hu.ret, hu.site ? "named" : "not named");
+	KUNIT_EXPECT_TRUE(test, hd.ok_step);
+	KUNIT_EXPECT_TRUE_MSG(test, hu.ret == -EINVAL ||
+			      (hu.ret > 0 && hu.site),
+			      "a reliable trace of %d entries without the site",
+			      hu.ret);
+	if (IS_ENABLED(CONFIG_UNWINDER_ORC))
+		KUNIT_EXPECT_TRUE(test, hu.site);
+}
+#endif
+
+#ifdef CONFIG_UNWINDER_ORC
+/*
+ * Wherever an interrupt can land in marker_hold_thunk (up to its cli),
+ * the unwinder finds the held task's registers at or above the stack
+ * pointer: below it, the interrupt's own frame overwrites them.  Each
+ * such instruction is unwound as if interrupted, over a stack of zeros.
+ */
+static void markers_x86_test_thunk_unwind(struct kunit *test)
+{
+	unsigned long start = (unsigned long)marker_hold_thunk, size, off;
+	unsigned long stack[64] = {}, sp = (unsigned long)&stack[24];
+	unsigned long ip, lowest;
+	struct unwind_state state;
+	struct pt_regs regs;
+	struct insn insn;
+	int n = 0;
+
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(start, &size,
+							    &off));
+	for (ip = start; ip < start + size; ip += insn.length, n++) {
+		KUNIT_ASSERT_EQ(test, 0, insn_decode_kernel(&insn, (void *)ip));
+		memset(&regs, 0, sizeof(regs));
+		regs.ip = ip;
+		regs.sp = sp;
+		regs.cs = __KERNEL_CS;
+		regs.flags = X86_EFLAGS_IF | X86_EFLAGS_FIXED;
+		unwind_start(&state, current, &regs, NULL);
+		unwind_next_frame(&state);
+		lowest = (unsigned long)state.regs;
+		if (!state.full_regs)
+			lowest += IRET_FRAME_OFFSET;
+		KUNIT_EXPECT_GE_MSG(test, lowest, sp,
+				    "%pS: registers read %lu bytes below the stack pointer",
+				    (void *)ip, sp - lowest);
+		if (insn.opcode.bytes[0] == 0xfa)	/* cli */
+			break;
+	}
+	kunit_info(test, "%d instructions with interrupts on\n", n + 1);
+}
+#endif
 
 /* Where the call of @name's probes in its first block goes now. */
 static unsigned long probe_call_target(const char *name)
@@ -2113,20 +2435,20 @@ static void markers_x86_test_stress(struct kunit *test)
 		   atomic_long_read(&stress.timer_passes),
 		   atomic_long_read(&stress.nmi_passes),
 		   atomic_long_read(&probe_hits));
-	kunit_info(test, "%lu holds, %lu emulated (%lu late, %lu of them stale), %lu retried, %lu syncs, longest hold %llu us, longest window %llu us, longest sync %llu us\n",
+	kunit_info(test, "%lu holds, %lu emulated (%lu late), %lu syncs, longest hold %llu us, longest chunk %llu us (preemptible), longest sync %llu us (preemption off), longest text_poke %llu us (interrupts off)\n",
 		   st.holds - st0.holds, st.emulated - st0.emulated,
-		   st.late - st0.late, st.stale - st0.stale,
-		   st.retried - st0.retried, st.syncs - st0.syncs,
+		   st.late - st0.late, st.syncs - st0.syncs,
 		   st.max_hold_us, st.max_window_ns / 1000,
-		   st.max_sync_ns / 1000);
+		   st.max_sync_ns / 1000, st.max_poke_ns / 1000);
 
 	KUNIT_EXPECT_TRUE(test, sites_armed(v, n, false));
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
 	/* The passers have exited: none is left holding. */
 	KUNIT_EXPECT_EQ(test, holding(), 0);
 	KUNIT_EXPECT_EQ(test, st.syncs - st0.syncs, 3UL * STRESS_TOGGLES);
-	/* Tasks are held only where a preempt count says they may be. */
-	if (IS_ENABLED(CONFIG_PREEMPT_COUNT))
+	/* Tasks are held only in kernels that preempt them. */
+	if (IS_ENABLED(CONFIG_PREEMPTION) &&
+	    marker_hold_supported(&boot_cpu_data))
 		KUNIT_EXPECT_GT(test, st.holds, st0.holds);
 	else
 		KUNIT_EXPECT_EQ(test, st.holds, st0.holds);
@@ -2145,6 +2467,13 @@ static struct kunit_case markers_x86_cases[] = {
 	KUNIT_CASE(markers_x86_test_chunks),
 	KUNIT_CASE(markers_x86_test_preempt_count),
 	KUNIT_CASE(markers_x86_test_hold_supported),
+	KUNIT_CASE(markers_x86_test_text_may_hold),
+#ifdef CONFIG_HAVE_RELIABLE_STACKTRACE
+	KUNIT_CASE(markers_x86_test_held_unwind),
+#endif
+#ifdef CONFIG_UNWINDER_ORC
+	KUNIT_CASE(markers_x86_test_thunk_unwind),
+#endif
 	KUNIT_CASE(markers_x86_test_call_depth),
 #ifdef CONFIG_MARKERS_KUNIT_STRESS
 	KUNIT_CASE(markers_x86_test_stress),

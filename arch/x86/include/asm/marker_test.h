@@ -13,40 +13,43 @@
  *	   released, then run
  * @emulated: hits emulated: in a context that may not wait
  * @syncs: sync rounds of all CPUs
- * @retried: int3s on a site that no chunk had, the site's current
- *	     instruction emulated (a stale int3, which hardware does not run)
  * @late: emulated hits after release (the CPU fetched the int3 before)
- * @stale: late hits on a CPU that had already returned from one in the
- *	   same chunk: a stale int3, which hardware does not run
  * @holding: tasks waiting right now
  * @max_hold_us: the longest a task waited, preemption included, in
  *		 microseconds
  * @max_hold_ns: the same, in nanoseconds
  * @max_window_ns: the longest window of a chunk, from its first int3 to
  *		   the end of the sync after its release, in nanoseconds
- * @max_sync_ns: the longest sync, in nanoseconds
+ *		   (preemptible)
+ * @max_sync_ns: the longest sync, in nanoseconds (preemption off while
+ *		 it waits for the other CPUs)
+ * @max_poke_ns: the longest text_poke() of a site or call, in
+ *		 nanoseconds (interrupts off while it writes)
  */
 struct marker_hold_stats {
 	unsigned long holds;
 	unsigned long emulated;
 	unsigned long syncs;
-	unsigned long retried;
 	unsigned long late;
-	unsigned long stale;
 	int holding;
 	unsigned long long max_hold_us;
 	unsigned long long max_hold_ns;
 	unsigned long long max_window_ns;
 	unsigned long long max_sync_ns;
+	unsigned long long max_poke_ns;
 };
 
 void marker_x86_hold_stats(struct marker_hold_stats *st);
 void marker_x86_hold_stats_reset_max(void);
 #ifdef CONFIG_MARKERS_KUNIT_TEST
+struct pt_regs;
+
 extern void (*marker_x86_test_step)(unsigned int step);
+extern void (*marker_x86_test_held)(struct pt_regs *regs);
 #endif
 
 struct cpuinfo_x86;
 bool marker_hold_supported(const struct cpuinfo_x86 *c);
+bool marker_text_may_hold(unsigned long addr);
 
 #endif /* _ASM_X86_MARKER_TEST_H */
