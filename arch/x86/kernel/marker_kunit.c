@@ -2198,7 +2198,8 @@ static void markers_x86_test_thunk_unwind(struct kunit *test)
 		KUNIT_EXPECT_GE_MSG(test, lowest, sp,
 				    "%pS: registers read %lu bytes below the stack pointer",
 				    (void *)ip, sp - lowest);
-		if (insn.opcode.bytes[0] == 0xfa)	/* cli */
+		/* cli, or the IRET that ends the thunk if it has none */
+		if (insn.opcode.bytes[0] == 0xfa || insn.opcode.bytes[0] == 0xcf)
 			break;
 	}
 	kunit_info(test, "%d instructions with interrupts on\n", n + 1);
