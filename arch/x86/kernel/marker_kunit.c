@@ -2040,6 +2040,8 @@ static void markers_x86_test_preempt_count(struct kunit *test)
 static void markers_x86_test_hold_supported(struct kunit *test)
 {
 	struct cpuinfo_x86 *c = kunit_kmalloc(test, sizeof(*c), GFP_KERNEL);
+	bool fred = cpu_feature_enabled(X86_FEATURE_FRED);
+	bool xenpv = cpu_feature_enabled(X86_FEATURE_XENPV);
 	unsigned long *caps;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
@@ -2056,15 +2058,12 @@ static void markers_x86_test_hold_supported(struct kunit *test)
 	KUNIT_EXPECT_FALSE_MSG(test, marker_hold_supported(c), "Xen PV");
 
 	kunit_info(test, "FRED %s, Xen PV %s (CONFIG_XEN_PV=%c), CONFIG_PREEMPTION=%c: tasks %s held\n",
-		   cpu_feature_enabled(X86_FEATURE_FRED) ? "on" : "off",
-		   cpu_feature_enabled(X86_FEATURE_XENPV) ? "on" : "off",
+		   fred ? "on" : "off", xenpv ? "on" : "off",
 		   IS_ENABLED(CONFIG_XEN_PV) ? 'y' : 'n',
 		   IS_ENABLED(CONFIG_PREEMPTION) ? 'y' : 'n',
 		   marker_hold_supported(&boot_cpu_data) ? "may be" : "are not");
 	KUNIT_EXPECT_EQ(test, marker_hold_supported(&boot_cpu_data),
-			IS_ENABLED(CONFIG_PREEMPTION) &&
-			!cpu_feature_enabled(X86_FEATURE_FRED) &&
-			!cpu_feature_enabled(X86_FEATURE_XENPV));
+			IS_ENABLED(CONFIG_PREEMPTION) && !fred && !xenpv);
 }
 
 /*
