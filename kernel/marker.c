@@ -422,8 +422,7 @@ NOKPROBE_SYMBOL(marker_sites_target);
  * marker_site_target_at() - the out-of-line block of the site at @addr
  * @addr: an address, the first byte of a site or not
  *
- * For kprobes, which emulate a site they probe as its current state says,
- * and for the int3 die notifier.
+ * For kprobes, which emulate a site they probe as its current state says.
  *
  * Context: any; takes no lock.
  * Return: where the site jumps when armed, or 0 if @addr is not the first
