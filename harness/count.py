@@ -43,6 +43,7 @@ SPLAT = re.compile('|'.join(SPLATS))
 BENIGN = re.compile(r'kasan: KernelAddressSanitizer initialized|'
                     r'Lock dependency validator|lockdep: fixing up|'
                     r'ORC unwinder|unwind.*selftest.*ok|'
+                    r'markers_x86_test_(held|thunk)_unwind|'
                     r'RCU lockdep checking is enabled|'
                     r'^\s*\.\.\. (MAX_LOCK|MAX_LOCKDEP|CLASSHASH|CHAINHASH)|'
                     r'in-kernel lockdep|Kernel command line')
