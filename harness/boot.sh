@@ -50,6 +50,7 @@ fi
 if [ "$variant" = arm64 ]; then
 	qemu=qemu-system-aarch64
 	machine=virt,gic-version=3
+	cpu=max
 	console=ttyAMA0
 fi
 
