@@ -2087,7 +2087,7 @@ static void markers_x86_test_text_may_hold(struct kunit *test)
 						      __entry_text_end - 1));
 }
 
-#ifdef CONFIG_HAVE_RELIABLE_STACKTRACE
+#if defined(CONFIG_HAVE_RELIABLE_STACKTRACE) && defined(CONFIG_PREEMPTION)
 #define UNWIND_DEPTH	32
 
 static struct held_unwind {
@@ -2468,7 +2468,7 @@ static struct kunit_case markers_x86_cases[] = {
 	KUNIT_CASE(markers_x86_test_preempt_count),
 	KUNIT_CASE(markers_x86_test_hold_supported),
 	KUNIT_CASE(markers_x86_test_text_may_hold),
-#ifdef CONFIG_HAVE_RELIABLE_STACKTRACE
+#if defined(CONFIG_HAVE_RELIABLE_STACKTRACE) && defined(CONFIG_PREEMPTION)
 	KUNIT_CASE(markers_x86_test_held_unwind),
 #endif
 #ifdef CONFIG_UNWINDER_ORC
