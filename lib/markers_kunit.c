@@ -605,8 +605,24 @@ static int swap_unreg(int who)
 				       &swap_tag[who]);
 }
 
+/*
+ * @swaps swaps, in two runs of half as many: each run gets KUnit's
+ * timeout of its own, which a kernel with lockdep, KASAN and PREEMPT_RT
+ * needs.
+ */
+static const char *const swap_halves[] = { "first half", "second half" };
+
+static void swap_half_desc(const char *const *half, char *desc)
+{
+	strscpy(desc, *half, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(swap_half, swap_halves, swap_half_desc);
+
 static void markers_test_swap(struct kunit *test)
 {
+	unsigned int n = swaps / 2 + (test->param_value == &swap_halves[0] ?
+				      swaps % 2 : 0);
 	struct task_struct **t;
 	unsigned long start = jiffies;
 	int cpu, i, who = 0, err = 0;
@@ -627,7 +643,7 @@ static void markers_test_swap(struct kunit *test)
 	 * A -> B -> A ...: through two probes (1 -> 2 -> 1) on even rounds,
 	 * through none (1 -> 0 -> 1) on odd ones.
 	 */
-	for (i = 0; i < swaps; i++) {
+	for (i = 0; i < n; i++) {
 		if (i & 1) {
 			err |= swap_unreg(who);
 			err |= swap_reg(!who);
@@ -652,7 +668,7 @@ static void markers_test_swap(struct kunit *test)
 	pass_swap(0);
 
 	kunit_info(test, "%u swaps in %u ms: %lld passes, %lld calls of A, %lld of B\n",
-		   swaps, jiffies_to_msecs(jiffies - start),
+		   n, jiffies_to_msecs(jiffies - start),
 		   atomic64_read(&sw.passes), atomic64_read(&sw.hits[0]),
 		   atomic64_read(&sw.hits[1]));
 	KUNIT_EXPECT_EQ(test, err, 0);
@@ -1180,7 +1196,8 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE_PARAM(markers_test_expansions, expansion_gen_params),
 	KUNIT_CASE(markers_test_contexts),
 	KUNIT_CASE(markers_test_types),
-	KUNIT_CASE_SLOW(markers_test_swap),
+	KUNIT_CASE_PARAM_ATTR(markers_test_swap, swap_half_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 #ifdef CONFIG_CONTEXT_TRACKING_IDLE
 	KUNIT_CASE(markers_test_rcu_idle),
 #endif
