@@ -1693,15 +1693,16 @@ static void markers_x86_test_held_bound(struct kunit *test)
  * sync.  Before, A was held with interrupts off, and every toggle waited
  * for the sync's patience to run out (about 500 ms; 271 ms on average).
  *
- * Under TCG a toggle's three syncs and a disconnect's grace period wait
- * for vCPUs that the host runs in turn (4 on 2 cores here): with KASAN
- * and lockdep the worst toggle took 92 to 204 ms without any hold.  So
- * the worst toggle is held to 100 ms only in kernels without them; the
- * mean toggle and the longest sync are, in every kernel.
+ * A toggle's three syncs and a disconnect's grace period wait for every
+ * CPU, so the slowest of 80 toggles follows the load of the machine:
+ * 92 to 204 ms with KASAN and lockdep, and 247 ms in a kernel without
+ * them that shared its host, all with no sync waiting for a hold.  So
+ * the worst toggle is held under the old stall (500 ms), and the mean
+ * toggle and the longest sync to 100 ms, in every kernel.
  */
 #define CHAIN_TOGGLES	40
 #define CHAIN_MS	100
-#define CHAIN_DEBUG	(IS_ENABLED(CONFIG_KASAN) || IS_ENABLED(CONFIG_PROVE_LOCKING))
+#define CHAIN_WORST_MS	500
 
 static DEFINE_SPINLOCK(chain_lock);
 
@@ -1840,10 +1841,9 @@ static void markers_x86_test_chain(struct kunit *test)
 			    CHAIN_MS * NSEC_PER_MSEC, "a toggle took %llu ms",
 			    total / max(toggles, 1) / NSEC_PER_MSEC);
 	KUNIT_EXPECT_LT(test, st.max_sync_ns, CHAIN_MS * NSEC_PER_MSEC);
-	if (!CHAIN_DEBUG)
-		KUNIT_EXPECT_LT_MSG(test, worst, CHAIN_MS * NSEC_PER_MSEC,
-				    "the worst toggle took %llu ms",
-				    worst / NSEC_PER_MSEC);
+	KUNIT_EXPECT_LT_MSG(test, worst, CHAIN_WORST_MS * NSEC_PER_MSEC,
+			    "the worst toggle took %llu ms",
+			    worst / NSEC_PER_MSEC);
 	KUNIT_EXPECT_GT(test, st.holds - st0.holds, 0UL);
 	KUNIT_EXPECT_GT(test, atomic_long_read(&ct.ipis), 0L);
 	/* The passers have exited: none is left holding. */
