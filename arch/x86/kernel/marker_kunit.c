@@ -1342,6 +1342,19 @@ static void held_stop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&probe_bad), 0);
 }
 
+/* A FIFO task on @first, the passer's CPU, running @fn: the helper. */
+static int held_hog_start(int (*fn)(void *data))
+{
+	hd.helper = kthread_create_on_cpu(fn, NULL, hd.first, "markers_hog/%u");
+	if (IS_ERR(hd.helper)) {
+		hd.helper = NULL;
+		return -ENOMEM;
+	}
+	sched_set_fifo(hd.helper);
+	wake_up_process(hd.helper);
+	return 0;
+}
+
 /* On @second: move the passer there when told. */
 static int held_mover(void *data)
 {
@@ -1482,14 +1495,7 @@ static void markers_x86_test_held_rearm(struct kunit *test)
 
 	if (held_start(test, &s))
 		return;
-	hd.helper = kthread_create_on_cpu(held_hog, NULL, hd.first,
-					  "markers_hog/%u");
-	if (IS_ERR(hd.helper)) {
-		hd.helper = NULL;
-	} else {
-		sched_set_fifo(hd.helper);
-		wake_up_process(hd.helper);
-	}
+	held_hog_start(held_hog);
 	marker_x86_hold_stats(&st0);
 	WRITE_ONCE(marker_x86_test_step, held_hog_step);
 	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, true));
@@ -1653,17 +1659,12 @@ static void markers_x86_test_held_bound(struct kunit *test)
 
 	if (held_start(test, &s))
 		return;
-	hd.helper = kthread_create_on_cpu(held_bound_hog, NULL, hd.first,
-					  "markers_hog/%u");
-	if (IS_ERR(hd.helper)) {
-		hd.helper = NULL;
+	if (held_hog_start(held_bound_hog)) {
 		WRITE_ONCE(hd.go, 1);
 		held_stop(test);
 		KUNIT_FAIL(test, "no hog");
 		return;
 	}
-	sched_set_fifo(hd.helper);
-	wake_up_process(hd.helper);
 	marker_x86_hold_stats_reset_max();
 	marker_x86_hold_stats(&st0);
 	hd.want_holds = st0.holds;
