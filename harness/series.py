@@ -11,10 +11,18 @@ the MAINTAINERS patterns it adds, and its message.  Commands:
   verify                every new file and hunk is claimed exactly once
   mkhunk NAME FILE...   rewrite patches/NAME from out/src, for FILEs
   export DIR            commit the series onto the base tree (a git
-                        repository kept in out/base.git) and write it
-                        with `git format-patch`, a cover letter first
+                        repository kept in out/base.git, tagged with
+                        its version, v6.12.118) and write it with `git
+                        format-patch`, a cover letter first, ending
+                        with base-commit:; every patch gets To: (its
+                        maintainers) and Cc: (reviewers, lists) from
+                        the kernel's scripts/get_maintainer.pl, run in
+                        the tree the series makes, and the cover
+                        letter the union; send with `git send-email
+                        DIR/*.patch`
 """
 
+import concurrent.futures
 import os
 import re
 import shutil
@@ -31,8 +39,20 @@ BASE = os.environ.get('SERIES_BASE', os.path.join(TOP, 'out', 'base.git'))
 DECL = os.environ.get('SERIES_DECL', os.path.join(TOP, 'patches', 'series'))
 COVER = os.path.join(TOP, 'patches', 'cover-letter')
 OVERLAY_DIRS = 'arch Documentation include kernel lib samples scripts tools'
+DEPS_SH = os.path.join(TOP, 'harness', 'deps.sh')
 # Fixed dates make the series the same on every run.
 DATE = '2026-12-01T12:00:00+00:00'
+# What get_maintainer.pl needs of the tree: top_of_kernel_tree()'s files
+# (and its directories, all of them: F: patterns naming a directory are
+# tested with -d), the script, and what it reads besides MAINTAINERS.
+GM_FILES = ('COPYING', 'CREDITS', 'Kbuild', 'MAINTAINERS', 'Makefile',
+            'README', '.mailmap', '.get_maintainer.ignore',
+            '.get_maintainer.conf', 'scripts/get_maintainer.pl')
+GM = ['perl', 'scripts/get_maintainer.pl', '--no-rolestats', '--no-git',
+      '--no-git-fallback']
+# To: the maintainers (M:); Cc: reviewers (R:) and lists (L:).
+GM_TO = ['--m', '--no-r', '--no-l']
+GM_CC = ['--no-m', '--r', '--l']
 LIST_KEYS = ('files', 'hunks', 'maintainers')
 
 
@@ -240,6 +260,39 @@ def ensure_base():
     shutil.rmtree(tmp)
 
 
+def base_version():
+    """(tag, what): the base tree's version from its Makefile, v6.12.118,
+    and the Debian package it comes from, as harness/deps.sh pins it."""
+    mk = git('show', 'base:Makefile')
+    v = {k: re.search(r'(?m)^%s = *(\S*)' % k, mk).group(1)
+         for k in ('VERSION', 'PATCHLEVEL', 'SUBLEVEL', 'EXTRAVERSION')}
+    tag = 'v%(VERSION)s.%(PATCHLEVEL)s' % v
+    if v['SUBLEVEL'] not in ('', '0'):
+        tag += '.' + v['SUBLEVEL']
+    tag += v['EXTRAVERSION']
+    deps = open(DEPS_SH).read()
+    pkg, ver = (re.search(r'(?m)^%s=(\S+)' % k, deps).group(1)
+                for k in ('BASE_PKG', 'BASE_VERSION'))
+    return tag, "Debian's %s %s" % (pkg, ver)
+
+
+def tag_base():
+    """Tag base with its version, annotated with the Debian package; the
+    commit itself stays (series-check's clone shares its objects)."""
+    tag, what = base_version()
+    if not git('tag', '-l', tag).strip():
+        env = {'GIT_COMMITTER_DATE': DATE,
+               'GIT_COMMITTER_NAME': 'Debian linux-source-6.12',
+               'GIT_COMMITTER_EMAIL': 'linux-source@localhost'}
+        git('tag', '-a', tag, '-F', '-', 'base', env=env,
+            stdin='Linux %s, as %s has it\n\nThe tree of its %s: the '
+            'stable tree with\nDebian\'s patches, not the stable tree\'s '
+            '%s.\n' % (tag[1:], what, os.path.basename(TARBALL), tag))
+    elif git('rev-parse', tag + '^{commit}') != git('rev-parse', 'base'):
+        die('tag %s in %s is not the base tree' % (tag, BASE))
+    return tag, what
+
+
 def maintainers_text(base, entry, patterns):
     """MAINTAINERS with the markers entry, F: patterns sorted, placed in
     alphabetical order of the section titles."""
@@ -290,16 +343,21 @@ def apply_patch(d, idx, work, state):
     return touched
 
 
-def commit_all(d, work):
-    """One commit per patch on top of base, through a scratch index."""
-    state = set()
-    parent = git('rev-parse', 'base').strip()
-    env = {'GIT_INDEX_FILE': os.path.join(work, '.index'),
-           'GIT_AUTHOR_DATE': DATE, 'GIT_COMMITTER_DATE': DATE}
+def ident(d):
+    """The series' From: as author and committer, at DATE."""
+    env = {'GIT_AUTHOR_DATE': DATE, 'GIT_COMMITTER_DATE': DATE}
     m = re.match(r'(.*) <(.*)>', d.head['from'])
     for k in ('AUTHOR', 'COMMITTER'):
         env['GIT_%s_NAME' % k] = m.group(1)
         env['GIT_%s_EMAIL' % k] = m.group(2)
+    return env
+
+
+def commit_all(d, work):
+    """One commit per patch on top of base, through a scratch index."""
+    state = set()
+    parent = git('rev-parse', 'base').strip()
+    env = dict(ident(d), GIT_INDEX_FILE=os.path.join(work, '.index'))
     git('read-tree', 'base', env=env)
     for i, p in enumerate(d.patches):
         for f in sorted(apply_patch(d, i, work, state)):
@@ -340,19 +398,108 @@ def cover_letter(dest):
         f.write(text)
 
 
+def gm_tree(tmp):
+    """What get_maintainer.pl needs of the series' top (GM_FILES) in tmp,
+    its MAINTAINERS with the series' entry: in seconds, where a checkout
+    of the whole tree takes half a minute and a gigabyte and a half."""
+    dirs = git('ls-tree', '-r', '-d', '--name-only', '-z', 'series')
+    for d in dirs.split('\0'):
+        if d:
+            os.makedirs(os.path.join(tmp, d), exist_ok=True)
+    have = set(git('ls-tree', '--name-only', '-r', 'series', '--',
+                   *GM_FILES).split())
+    for f in GM_FILES:
+        if f in have:
+            with open(os.path.join(tmp, f), 'w') as o:
+                o.write(git('show', 'series:' + f))
+    for f in ('COPYING', 'MAINTAINERS', 'scripts/get_maintainer.pl'):
+        if f not in have:
+            die('the series has no %s' % f)
+
+
+def addr_key(a):
+    m = re.search(r'<([^>]*)>', a)
+    return (m.group(1) if m else a).strip().lower()
+
+
+def uniq(addrs, skip=()):
+    seen = set(addr_key(a) for a in skip)
+    out = []
+    for a in addrs:
+        if addr_key(a) not in seen:
+            seen.add(addr_key(a))
+            out.append(a)
+    return out
+
+
+def add_recipients(path, to, cc):
+    """To: and Cc: after Subject:, folded as git format-patch --to does."""
+    lines = open(path).read().split('\n')
+    i = next(n for n, l in enumerate(lines) if l.startswith('Subject: ')) + 1
+    while lines[i].startswith((' ', '\t')):
+        i += 1
+    head = []
+    for key, addrs in (('To', to), ('Cc', cc)):
+        if addrs:
+            head.append('%s: %s' % (key, ',\n    '.join(addrs)))
+    lines[i:i] = head
+    with open(path, 'w') as f:
+        f.write('\n'.join(lines))
+
+
+def recipients(dest):
+    """Every patch's To: and Cc: from get_maintainer.pl; the cover
+    letter's, the union."""
+    files = sorted(f for f in os.listdir(dest) if f.endswith('.patch'))
+    cover, patches = files[0], files[1:]
+    with tempfile.TemporaryDirectory() as tmp:
+        gm_tree(tmp)
+
+        def gm(args):
+            r = run(GM + args, cwd=tmp, capture_output=True, text=True,
+                    check=False)
+            if r.returncode:
+                die('get_maintainer.pl %s: %s' % (' '.join(args),
+                                                   r.stderr.strip()))
+            sys.stderr.write(r.stderr)
+            return [l.strip() for l in r.stdout.split('\n') if l.strip()]
+        jobs = [opts + [os.path.join(dest, p)]
+                for p in patches for opts in (GM_TO, GM_CC)]
+        with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as ex:
+            res = list(ex.map(gm, jobs))
+    all_to, all_cc = [], []
+    for i, p in enumerate(patches):
+        to = uniq(res[2 * i])
+        cc = uniq(res[2 * i + 1], to)
+        if not to:
+            die('%s: get_maintainer.pl names no maintainer' % p)
+        add_recipients(os.path.join(dest, p), to, cc)
+        all_to += to
+        all_cc += cc
+    all_to = uniq(all_to)
+    add_recipients(os.path.join(dest, cover), all_to, uniq(all_cc, all_to))
+
+
 def cmd_export(d, dest):
     ensure_base()
+    tag, what = tag_base()
     shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(dest)
     with tempfile.TemporaryDirectory() as work:
         state = commit_all(d, work)
         check_tree(work, state)
     n = len(d.patches)
+    # --base: base-commit: at the end of the cover letter.  The cover
+    # letter is from the committer, at the committer's date: the series'.
     git('format-patch', '-q', '--cover-letter', '--no-signature',
         '--subject-prefix=' + d.head.get('prefix', 'PATCH'),
-        '-o', dest,
-        'base..series')
+        '--base=base', '-o', dest,
+        'base..series', env=ident(d))
     cover_letter(dest)
+    if tag not in open(COVER).read():
+        sys.stderr.write('series: warning: patches/cover-letter does not '
+                         'name the base, %s (%s)\n' % (tag, what))
+    recipients(dest)
     sys.stderr.write('>>> %d patches and a cover letter in %s\n' % (n, dest))
 
 
