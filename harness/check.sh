@@ -20,16 +20,20 @@ else
 fi
 # trace_event= enables a vmlinux marker's event at boot (test_events.sh).
 boot_ev="trace_event=markers:markers_kunit_noargs"
+# The x86-64 variants build the marker torture test in (base.config): it
+# runs at boot, before the KUnit suites, and count.py counts its End of
+# test line as one test (a missing line fails).
+torture="marker_torture.run_at_boot=1"
 # default preempts as Debian boots it, voluntarily (a held task gives its
 # CPU up itself, and the patcher must never wait for it), with FRED on
 # where the CPU has it (QEMU's has not); debug is PREEMPT_RT.
-boot_args_default="fred=on $boot_ev"
-boot_args_debug="$boot_ev"
+boot_args_default="fred=on $boot_ev $torture"
+boot_args_debug="$boot_ev $torture"
 boot_args_generic="$boot_ev"
 # No preemption (but a preempt count, and frame pointers): the x86 suite
-# whose cases say what such a kernel does (no task held), and the stress
-# case; on a Skylake, with call depth tracking on (harness/boot.sh).
-boot_args_nopreempt="kunit.filter_glob=markers_x86 spectre_v2=retpoline retbleed=stuff"
+# whose cases say what such a kernel does (no task held), and the torture
+# test; on a Skylake, with call depth tracking on (harness/boot.sh).
+boot_args_nopreempt="kunit.filter_glob=markers_x86 spectre_v2=retpoline retbleed=stuff $torture"
 # arm64: marker sites are jump labels.
 boot_args_arm64="$boot_ev"
 

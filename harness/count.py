@@ -3,12 +3,16 @@
 """count.py [--pass NAME | --fail NAME]... LOG...: count the results in guest console logs.
 
 Reads KUnit (KTAP) and kselftest (TAP) results from each console log, the
-harness's own lines (CPUs online, guest finished) and any splat.  Prints a
-summary line per log, every failure, and last `N passed, N failed`.
+result line of each torture test (`marker-torture:--- End of test: SUCCESS`,
+one test each), the harness's own lines (CPUs online, guest finished) and
+any splat.  Prints a summary line per log, every failure, and last
+`N passed, N failed`.
 Exit status 1 when anything failed, went missing, or splatted.
 
 A test that was planned (1..N) but never reported counts as failed; so do
-skips: this project's tests are expected to run.
+skips: this project's tests are expected to run.  So does a torture test
+that the kernel command line runs at boot (NAME_torture.run_at_boot=1)
+without its End of test line.
 """
 import os
 import re
@@ -21,6 +25,11 @@ PREFIX = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 RESULT = re.compile(r'^(\s*)(not ok|ok) (\d+) ?-? ?([^#]*?)\s*(#.*)?$')
 PLAN = re.compile(r'^(\s*)1\.\.(\d+)$')
 SUBTEST = re.compile(r'^(\s*)# Subtest: (.*)$')
+# kernel/torture.c's tests end with "NAME-torture:--- End of test: VERDICT",
+# parameters after it; anything but SUCCESS fails.
+TORTURE_END = re.compile(r'^(\w+)-torture:--- End of test: (\w+)')
+# marker_torture.run_at_boot=1: the marker torture test runs at boot.
+TORTURE_BOOT = re.compile(r'(?:^|\s)(\w+)_torture\.run_at_boot=1(?:\s|$)')
 
 SPLATS = [
     r'BUG:', r'WARNING:', r'Oops', r'Kernel panic', r'general protection',
@@ -67,6 +76,8 @@ def parse(path):
     cpus = None
     finished = False
     kunit_only = False
+    torture_due = set()     # torture tests the command line runs at boot
+    torture_ended = set()
     # Stack of open TAP blocks: [indent, planned, seen, name, kind]
     blocks = []
     kind = None
@@ -79,6 +90,16 @@ def parse(path):
             cpus = int(m.group(1))
         if line.startswith('harness: guest finished'):
             finished = True
+        if line.startswith('Kernel command line:'):
+            torture_due.update(TORTURE_BOOT.findall(line))
+        m = TORTURE_END.match(line)
+        if m:
+            torture_ended.add(m.group(1))
+            if m.group(2) == 'SUCCESS':
+                log.ok()
+            else:
+                log.fail('torture: %s: End of test: %s' % m.groups())
+            continue
         # A kernel with no user space ends when KUnit is done.
         if 'kunit_shutdown=reboot' in line:
             kunit_only = True
@@ -134,6 +155,8 @@ def parse(path):
             log.fail('%s %s %s' % (what, verdict, directive))
     while blocks:
         close(log, blocks.pop())
+    for name in sorted(torture_due - torture_ended):
+        log.fail('torture: %s: run at boot, but no End of test line' % name)
     if cpus == EXPECT_CPUS:
         log.ok()
     else:

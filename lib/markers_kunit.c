@@ -534,7 +534,7 @@ static void markers_test_types(struct kunit *test)
  */
 #define SWAP_MAGIC	0x5a5aUL
 
-/* Each swap waits for two grace periods: about 30 ms under QEMU's TCG. */
+/* Each swap waits for two grace periods. */
 static unsigned int swaps = 1000;
 module_param(swaps, uint, 0444);
 MODULE_PARM_DESC(swaps, "Probe swaps of markers_test_swap");
@@ -905,18 +905,6 @@ static void markers_test_enomem(struct kunit *test)
 #endif
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS
-
-/* The vmlinux site of the marker @name (the test's markers have one). */
-static const struct marker_site *site_of(const char *name)
-{
-	const struct marker_site *s;
-
-	for (s = __start___markers; s < __stop___markers; s++)
-		if (!strcmp(marker_site_marker(s)->name, name))
-			return s;
-	return NULL;
-}
-
 static int sites_of(const char *name)
 {
 	const struct marker_site *s;
@@ -993,7 +981,7 @@ static int mark_sites(void)
  */
 static void markers_test_mark_sym(struct kunit *test)
 {
-	const struct marker_site *s = site_of("markers_kunit_basic");
+	const struct marker_site *s = marker_test_site("markers_kunit_basic");
 	struct mark_syms *ms;
 	char buf[KSYM_SYMBOL_LEN];
 
@@ -1027,7 +1015,7 @@ static int count_kprobe(struct kprobe *p, struct pt_regs *regs)
 /* A kprobe placed by MARK_SYM name lands on the site and fires. */
 static void markers_test_kprobe_sym(struct kunit *test)
 {
-	const struct marker_site *s = site_of("markers_kunit_basic");
+	const struct marker_site *s = marker_test_site("markers_kunit_basic");
 	struct kprobe kp = { .pre_handler = count_kprobe };
 	struct mark_syms *ms;
 
@@ -1287,7 +1275,7 @@ static int init_race_thread(void *data)
 
 static void markers_test_init_race(struct kunit *test)
 {
-	const struct marker_site *s = site_of("markers_kunit_init_race");
+	const struct marker_site *s = marker_test_site("markers_kunit_init_race");
 	struct task_struct *t;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);

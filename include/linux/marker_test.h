@@ -4,33 +4,35 @@
 
 /*
  * Kernel markers' hooks and statistics for their KUnit suites, test
- * modules and benchmark module, kept out of <linux/marker.h>: no other
- * code includes this header.
+ * modules and benchmark module, kept out of <linux/marker.h>: only they
+ * and the code that provides what they read include this header.  The
+ * hooks exist only with CONFIG_MARKERS_KUNIT_TEST, the statistics only
+ * with CONFIG_MARKERS_STATS.
  */
 
 #include <linux/marker.h>
+
+#if defined(CONFIG_MARKERS) && defined(CONFIG_MARKERS_KUNIT_TEST)
+bool marker_is_loaded(const char *name);
+#endif
 
 #if defined(CONFIG_MARKERS) && defined(CONFIG_HAVE_ARCH_MARKERS)
 #ifdef CONFIG_MARKERS_KUNIT_TEST
 void marker_test_set_flush(void (*fn)(const struct marker_change *v, unsigned int nr));
 #endif
 
+/* The first vmlinux site of the marker @name, or NULL. */
+static inline const struct marker_site *marker_test_site(const char *name)
+{
+	const struct marker_site *s;
+
+	for (s = __start___markers; s < __stop___markers; s++)
+		if (!strcmp(marker_site_marker(s)->name, name))
+			return s;
+	return NULL;
+}
+
 #include <asm/marker_test.h>
-#endif
-
-#if IS_ENABLED(CONFIG_MARKERS_BENCH)
-/*
- * How kallsyms' address lookups skip MARK_SYMs, for markers_bench to time
- * them against each other: with the map built at boot, by reading each
- * candidate's name, or not at all (the lookup without markers).
- */
-enum kallsyms_markers_bench_mode {
-	KALLSYMS_MARKERS_BENCH_MAP,
-	KALLSYMS_MARKERS_BENCH_NAMES,
-	KALLSYMS_MARKERS_BENCH_NONE,
-};
-
-extern int kallsyms_markers_bench_mode;
 #endif
 
 #endif /* _LINUX_MARKER_TEST_H */
