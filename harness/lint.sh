@@ -61,7 +61,7 @@ out=$(make -s -C "$SRC" O="$b" ARCH=x86_64 CC="ccache gcc" M="$ct" \
 objdump -h "$ct/format_check.o" | grep -q ' __markers_meta ' ||
 	finding "compile tests: MARK() emitted no marker"
 if objdump -h "$ct/no_markers.o" | grep -q ' __markers' ||
-   nm "$ct/no_markers.o" | grep -q 'marker_call\|markers_side_effect'; then
+   nm "$ct/no_markers.o" | grep -q 'marker_run_probes\|markers_side_effect'; then
 	finding "compile tests: MARK() with CONFIG_MARKERS=n emitted code"
 fi
 

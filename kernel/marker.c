@@ -26,12 +26,150 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <asm/sections.h>
+#include <kunit/visibility.h>
 
 #include "marker_internal.h"
 
 /**
+ * DOC: Probe arrays, RCU and locking
+ *
+ * Probes are kept per name in marker_table, whether or not a marker of
+ * that name exists yet, with the format its probes asked for, if any.  A
+ * name's probes are an array of closures (probe, probe_private) in
+ * registration order, ended by a NULL probe, and never empty.  Every
+ * change builds a new array, publishes it with rcu_assign_pointer() in
+ * each struct marker of the name, in vmlinux and in every module, and
+ * frees the old one with kfree_rcu().  The hit path takes no lock: a site
+ * and marker_run_probes() read the array with preemption off, so a grace period
+ * after it is unpublished no CPU still reads it.  For that reason, where
+ * RCU is not watching the CPU (the idle loop, a CPU going offline) they
+ * call no probe: marker_skip_unwatched() counts the pass and logs the
+ * first one from an irq_work, which runs where printk() may.
+ *
+ * marker_probe_unregister() and marker_probe_unregister_private_data()
+ * wait for a grace period before they return, and so does
+ * marker_probe_register() when it fails with -EINVAL, as a refused site
+ * makes it fail after sites were armed: then no CPU runs the probe any
+ * more, and its module may go.
+ * Unregistering cannot fail for lack of memory: without memory for a
+ * smaller array, the closure is replaced by marker_probe_stub() in the
+ * array in use, and copies of the array leave stubs out.
+ *
+ * Where sites are jump labels (CONFIG_MARKERS_STATIC_KEYS), a marker's
+ * static key is enabled after its array is published and disabled after
+ * the array is cleared: a site still on the enabled path calls
+ * marker_run_probes(), which calls the array it reads, or nothing.  jump_label
+ * keeps off freed init text, handles modules, and is kept off by kprobes.
+ *
+ * markers_mutex serializes registration, module load and unload, and
+ * every change of a site or a call.  It protects marker_table, the ranges
+ * of markers (marker_ranges: vmlinux's, then each module's), and the
+ * state and probes of every struct marker, and may be held across
+ * sleeping allocations and code patching.  Lock order: markers_mutex,
+ * then kprobe_mutex (kprobe_text_lock()), the CPU hotplug lock and
+ * text_mutex, the last three taken by arch_marker_change() as kprobes
+ * takes them; where sites are jump labels, static_branch_enable() takes
+ * the CPU hotplug lock, then jump_label_mutex (then text_mutex).  The
+ * debugfs sites file walks kallsyms and takes module_mutex before it
+ * takes markers_mutex.
+ */
+
+/**
+ * DOC: Pointing calls at probes
+ *
+ * Where the architecture patches its own sites (CONFIG_HAVE_ARCH_MARKERS),
+ * each site's out-of-line block makes a direct call that the core points
+ * at the marker's probe while it has exactly one, and at marker_iterate()
+ * otherwise (none, several, or a stub among them).  The sites and calls
+ * to change are gathered in batches of MARKER_CHANGE_MAX, one chunk of
+ * the architecture's each (marker_patch_range()).
+ *
+ * A site reads the probe array, then the first closure's probe_private,
+ * then calls, with preemption off throughout: a CPU may call a new target
+ * with what it read in an older array.  So the target of a call changes
+ * in an order taken from the static calls of kernel/tracepoint.c, in which
+ * no CPU calls a probe with another probe's probe_private
+ * (marker_entry_set()):
+ *
+ * 0 -> 1
+ *   the single probe's array is published, then the sites are armed and
+ *   their calls pointed at the probe; a site armed before its call changed
+ *   calls the iterator, which calls the same probe.
+ * 1 -> 2
+ *   the calls are pointed at marker_iterate() first, then the array of two
+ *   is published.  A CPU that read the old array calls its one closure,
+ *   directly or through the iterator.
+ * 2 -> 1
+ *   the array of one is published while the calls still point at the
+ *   iterator; a grace period later (started when the first closure last
+ *   changed), the calls are pointed at the probe.  A CPU that read [A, B]
+ *   and still runs the block would otherwise call B with A's
+ *   probe_private.
+ * 1 -> 0
+ *   the sites are disarmed and the calls pointed back at the iterator.  If
+ *   a probe is then connected again, the calls are pointed at it only a
+ *   grace period after this (1 -> 0 -> 1: a CPU that read [A] must not
+ *   call B with A's probe_private).
+ *
+ * Grace periods are waited for only when such a transition follows, with
+ * cond_synchronize_rcu() on a cookie taken at the earlier step, as
+ * tracepoint.c does.  Replacing a probe by a stub points the calls at the
+ * iterator.
+ *
+ * The architecture checks each instruction's bytes before it writes it,
+ * and leaves alone, with a log line, one that is in neither its old nor
+ * its new state.  A registration that meets such a site fails with
+ * -EINVAL: the previous array is published again and the sites armed
+ * meanwhile are disarmed.  A disconnection still succeeds, and a site
+ * left armed finds no probe in the array it reads.
+ */
+
+/**
+ * DOC: Modules and init text
+ *
+ * Every module with markers gets a range in marker_ranges from the core's
+ * module notifier.  It runs at priority 1: for MODULE_STATE_COMING before
+ * the marker events' notifier and KUnit's (priority 0), which then find
+ * the module's markers connected; for MODULE_STATE_GOING after the marker
+ * events' notifier (priority 2), which disconnects the events' probes
+ * first.
+ *
+ * MODULE_STATE_COMING
+ *   the module's markers are connected to the probes that wait for their
+ *   names and its sites are armed, with their calls pointed at once: code
+ *   that never ran needs no grace period.  A site that is refused is
+ *   logged; the module's other sites work.
+ * MODULE_STATE_LIVE
+ *   the module's init text is freed once the notifiers return, and is
+ *   not written after; but do_init_module() runs these notifiers before
+ *   async_synchronize_full(), so the module's async __init work may still
+ *   pass its init-text sites.  A call there left pointing at a single
+ *   probe would call it after it was replaced, with its successor's
+ *   probe_private, and after its module was unloaded.  So the calls in
+ *   init text are pointed at marker_iterate(), which calls whatever probes
+ *   the site reads, before the text is marked gone.
+ * MODULE_STATE_GOING
+ *   a going module's code may still run: a write to one of its parameters
+ *   does not hold the module, and sysfs waits for that write only after
+ *   the GOING notifiers.  The core disconnects the module's markers and
+ *   disarms its sites before it forgets them: a site left armed would go
+ *   on calling probes whose data is freed (a marker event's file, for
+ *   one), from a probe array that is freed too.
+ *
+ * Text is written only while it exists.  Every batch of changes is chosen
+ * and written under markers_mutex, and whoever frees text with sites in
+ * it takes markers_mutex first and marks it gone: kernel_init() calls
+ * marker_free_init_mem() before it frees vmlinux's init memory (which on
+ * x86 holds built-in __exit text too), and the MODULE_STATE_LIVE notifier
+ * marks a module's init text gone before it is freed.  vmlinux's init
+ * text runs no more by then: kernel_init() waits for async work first.
+ * A site chosen while its text existed is therefore written before that
+ * text goes, and none is chosen after.
+ */
+
+/**
  * struct marker_probes - an RCU-managed, NULL-terminated probe array
- * @rcu: frees the array once no marker_call() can still be reading it
+ * @rcu: frees the array once no marker_run_probes() can still be reading it
  * @probes: the closures, in registration order, then a NULL @func
  */
 struct marker_probes {
@@ -52,7 +190,7 @@ struct marker_probes {
  * (-> text_mutex).  The debugfs sites file walks kallsyms and module_mutex
  * before it takes markers_mutex.
  *
- * The hit path, marker_call(), takes no lock: it reads struct
+ * The hit path, marker_run_probes(), takes no lock: it reads struct
  * marker::probes with preemption off (rcu_read_lock_sched_notrace()), and
  * old probe arrays are freed only after an RCU grace period.
  */
@@ -96,7 +234,7 @@ static DEFINE_IRQ_WORK(marker_unwatched_work, marker_unwatched_tell);
  * marker_skip_unwatched() - a marker passed where RCU is not watching
  * @mark: the marker
  *
- * Called by MARK() sites and marker_call() instead of calling the probes
+ * Called by MARK() sites and marker_run_probes() instead of calling the probes
  * (see marker_rcu_ignores_cpu()).  The first such pass is logged.
  *
  * Context: any, RCU not watching, preemption off.
@@ -112,7 +250,7 @@ EXPORT_SYMBOL_GPL(marker_skip_unwatched);
 NOKPROBE_SYMBOL(marker_skip_unwatched);
 
 /**
- * marker_call() - call the probes connected to a marker
+ * marker_run_probes() - call the probes connected to a marker
  * @mark: the marker hit
  * @call_private: the site's private data
  *
@@ -124,7 +262,7 @@ NOKPROBE_SYMBOL(marker_skip_unwatched);
  * array they are read from could be freed under them.  The first such
  * pass is logged.
  */
-void notrace marker_call(const struct marker *mark, void *call_private, ...)
+void notrace marker_run_probes(const struct marker *mark, void *call_private, ...)
 {
 	va_list args __uninitialized;
 	struct marker_probe_closure *p;
@@ -146,8 +284,8 @@ void notrace marker_call(const struct marker *mark, void *call_private, ...)
 	}
 	rcu_read_unlock_sched_notrace();
 }
-EXPORT_SYMBOL_GPL(marker_call);
-NOKPROBE_SYMBOL(marker_call);
+EXPORT_SYMBOL_GPL(marker_run_probes);
+NOKPROBE_SYMBOL(marker_run_probes);
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 /**
@@ -235,7 +373,7 @@ static bool marker_format_ok(const struct marker *m, const char *format)
 /*
  * Sites that are jump labels follow @m's probes: the key goes on after the
  * array is published and off after it is cleared, as @state does.  A site
- * still on its enabled path meanwhile calls marker_call(), which calls the
+ * still on its enabled path meanwhile calls marker_run_probes(), which calls the
  * array it reads, or nothing if it reads NULL.  jump_label keeps off freed
  * init text and handles modules.
  */
@@ -253,15 +391,15 @@ static inline void marker_key_set(struct marker *m, bool connected)
 #endif
 
 /* Point @m at @e's probes, or disconnect it; keep format mismatches out. */
-static void marker_connect(struct marker *m, const struct marker_entry *e,
-			   struct module *mod)
+static void marker_set_probes(struct marker *m, const struct marker_entry *e,
+			      struct module *mod)
 {
 	struct marker_probe_closure *p = NULL;
 
 	if (e && e->probes) {
 		if (!marker_format_ok(m, e->format)) {
 			pr_warn("%s%s%s: format \"%s\" differs from the probes' \"%s\", not connected\n",
-				mod ? mod->name : "", mod ? ":" : "",
+				mod ? module_name(mod) : "", mod ? ":" : "",
 				m->name, m->format, e->format);
 			return;
 		}
@@ -355,6 +493,19 @@ static bool marker_calls_at(const struct marker_probe_call *c,
 
 NOKPROBE_SYMBOL(marker_calls_at);
 
+static unsigned long marker_sites_target(const struct marker_site *s,
+					 const struct marker_site *stop,
+					 unsigned long addr)
+{
+	for (; s < stop; s++)
+		if (marker_site_code(s) == addr)
+			return marker_site_target(s);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(marker_sites_target);
+
+#ifdef CONFIG_MODULES
 /* The module whose text holds @addr, with a reference; or NULL. */
 static struct module *marker_text_module(unsigned long addr)
 {
@@ -369,6 +520,53 @@ static struct module *marker_text_module(unsigned long addr)
 }
 
 NOKPROBE_SYMBOL(marker_text_module);
+
+/* marker_text_reserved() for the module whose text holds @s, if any. */
+static int marker_module_text_reserved(unsigned long s, unsigned long e)
+{
+	struct module *mod = marker_text_module(s);
+	int ret;
+
+	if (!mod)
+		return 0;
+	ret = marker_sites_reserved(mod->marker_sites,
+				    mod->marker_sites + mod->num_marker_sites,
+				    s, e) ||
+	      marker_calls_at(mod->marker_calls,
+			      mod->marker_calls + mod->num_marker_calls, s, e);
+	module_put(mod);
+	return ret;
+}
+
+NOKPROBE_SYMBOL(marker_module_text_reserved);
+
+/* marker_site_target_at() for the module whose text holds @addr. */
+static unsigned long marker_module_site_target(unsigned long addr)
+{
+	struct module *mod = marker_text_module(addr);
+	unsigned long ret;
+
+	if (!mod)
+		return 0;
+	ret = marker_sites_target(mod->marker_sites,
+				  mod->marker_sites + mod->num_marker_sites,
+				  addr);
+	module_put(mod);
+	return ret;
+}
+
+NOKPROBE_SYMBOL(marker_module_site_target);
+#else
+static int marker_module_text_reserved(unsigned long s, unsigned long e)
+{
+	return 0;
+}
+
+static unsigned long marker_module_site_target(unsigned long addr)
+{
+	return 0;
+}
+#endif
 
 /**
  * marker_text_reserved() - whether text belongs to a marker site
@@ -386,37 +584,13 @@ NOKPROBE_SYMBOL(marker_text_module);
 int marker_text_reserved(void *start, void *end)
 {
 	unsigned long s = (unsigned long)start, e = (unsigned long)end;
-	struct module *mod;
-	int ret;
 
 	if (marker_sites_reserved(__start___markers, __stop___markers, s, e) ||
 	    marker_calls_at(__start___markers_calls, __stop___markers_calls,
 			    s, e))
 		return 1;
-
-	mod = marker_text_module(s);
-	if (!mod)
-		return 0;
-	ret = marker_sites_reserved(mod->marker_sites,
-				    mod->marker_sites + mod->num_marker_sites,
-				    s, e) ||
-	      marker_calls_at(mod->marker_calls,
-			      mod->marker_calls + mod->num_marker_calls, s, e);
-	module_put(mod);
-	return ret;
+	return marker_module_text_reserved(s, e);
 }
-
-static unsigned long marker_sites_target(const struct marker_site *s,
-					 const struct marker_site *stop,
-					 unsigned long addr)
-{
-	for (; s < stop; s++)
-		if (marker_site_code(s) == addr)
-			return marker_site_target(s);
-	return 0;
-}
-
-NOKPROBE_SYMBOL(marker_sites_target);
 
 /**
  * marker_site_target_at() - the out-of-line block of the site at @addr
@@ -431,19 +605,9 @@ NOKPROBE_SYMBOL(marker_sites_target);
 unsigned long marker_site_target_at(void *addr)
 {
 	unsigned long a = (unsigned long)addr, ret;
-	struct module *mod;
 
 	ret = marker_sites_target(__start___markers, __stop___markers, a);
-	if (ret)
-		return ret;
-
-	mod = marker_text_module(a);
-	if (!mod)
-		return 0;
-	ret = marker_sites_target(mod->marker_sites,
-				  mod->marker_sites + mod->num_marker_sites, a);
-	module_put(mod);
-	return ret;
+	return ret ?: marker_module_site_target(a);
 }
 
 NOKPROBE_SYMBOL(marker_site_target_at);
@@ -474,7 +638,7 @@ void marker_test_set_flush(void (*fn)(const struct marker_change *v, unsigned in
 {
 	WRITE_ONCE(marker_test_flush, fn);
 }
-EXPORT_SYMBOL_GPL(marker_test_set_flush);
+EXPORT_SYMBOL_IF_KUNIT(marker_test_set_flush);
 
 static void marker_test_flush_hook(const struct marker_batch *b)
 {
@@ -595,7 +759,7 @@ static void marker_connect_range(const struct marker_range *r,
 
 	for (m = r->start; m < r->stop; m++)
 		if (!strcmp(m->name, e->name))
-			marker_connect(m, e, r->mod);
+			marker_set_probes(m, e, r->mod);
 }
 
 /* Connect every marker of @e's name to its probes, or disconnect it. */
@@ -1110,9 +1274,12 @@ bool marker_name_present(const char *name)
 	return false;
 }
 
+#ifdef CONFIG_MARKERS_KUNIT_TEST
 /**
  * marker_is_loaded() - whether loaded code has a marker of a given name
  * @name: the marker's name
+ *
+ * For the KUnit tests, which are built in.
  *
  * Context: may sleep.
  * Return: true if vmlinux or a loaded module has a marker called @name.
@@ -1126,7 +1293,7 @@ bool marker_is_loaded(const char *name)
 	mutex_unlock(&markers_mutex);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(marker_is_loaded);
+#endif
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 /**
@@ -1164,7 +1331,7 @@ static void marker_range_connect_waiting(const struct marker_range *r)
 	struct marker *m;
 
 	for (m = r->start; m < r->stop; m++)
-		marker_connect(m, marker_entry_find(m->name), r->mod);
+		marker_set_probes(m, marker_entry_find(m->name), r->mod);
 }
 
 static int marker_module_coming(struct module *mod)
@@ -1261,7 +1428,7 @@ static void marker_module_going(struct module *mod)
 		if (r->mod != mod)
 			continue;
 		for (m = r->start; m < r->stop; m++)
-			marker_connect(m, NULL, mod);
+			marker_set_probes(m, NULL, mod);
 		marker_patch_range(r, NULL, MARKER_SITES);
 		marker_batch_done();
 		list_del(&r->list);

@@ -4,7 +4,7 @@
  * lists every marker, "sites" every patchable site.  Both are read under
  * markers_mutex.
  *
- * See Documentation/trace/markers.rst, section 7.
+ * See Documentation/trace/markers.rst, section 6.
  */
 
 #define pr_fmt(fmt) "markers: " fmt
@@ -27,7 +27,7 @@ static struct dentry *marker_debugfs_dir;
 
 static const char *marker_range_owner(const struct marker_range *r)
 {
-	return r->mod ? r->mod->name : "vmlinux";
+	return r->mod ? module_name(r->mod) : "vmlinux";
 }
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS

@@ -2,15 +2,14 @@
 /*
  * Benchmark of kernel markers against what a kernel developer would use
  * instead: tracepoints, static branches, a flag check and kprobes.  Not a
- * test: `make bench` loads it in a guest and writes commands to
+ * test: a script loads it and writes commands to
  * /sys/kernel/debug/markers_bench/run; each timing is printed as
  *
  *   markers_bench: row LABEL TICKS
  *
  * TICKS being the median over @runs runs of the clock's ticks per
  * iteration of a loop of @loops iterations, times 100.  The clock is the
- * TSC on x86 and ktime's ns elsewhere; under QEMU's -icount shift=0 both
- * count instructions.  Commands:
+ * TSC on x86 and ktime's ns elsewhere.  Commands:
  *
  *   time LOOP LABEL      time LOOP (see bench_loops[]) and print a row
  *   probes WHAT N        connect N empty probes to WHAT (mark, trace_mark,
@@ -219,7 +218,7 @@ static const struct {
 };
 
 /*
- * Functions whose size `make bench` reads from the module: 10 sites of
+ * Functions whose size a script reads from the module: 10 sites of
  * each kind, against none.  The loops are unrolled completely, so each
  * iteration is a site of its own, like the copies of an inlined function.
  */
@@ -531,9 +530,8 @@ static void bench_tp_probe(void *data, u32 i)
 }
 
 /*
- * The clock of the timings: the TSC on x86; elsewhere ktime's ns, which
- * under -icount shift=0 advance by one per instruction, in steps of the
- * arch timer's tick (16 on QEMU's arm64 virt machine).
+ * The clock of the timings: the TSC on x86; elsewhere ktime's ns, in
+ * steps of the clocksource's tick.
  */
 static __always_inline u64 bench_clock(void)
 {
@@ -826,8 +824,8 @@ static int bench_arm_size(const struct bench_size *sz)
 	/*
 	 * Registering a kprobe decodes its whole function, looking each
 	 * instruction up in the module's kallsyms, linearly: with 11,111
-	 * MARK_SYM symbols here that is up to half a second per kprobe
-	 * under TCG.
+	 * MARK_SYM symbols here, each registration is slow: kprobes are
+	 * timed on up to BENCH_MAX_KPROBES sites.
 	 */
 	if (sz->sites <= BENCH_MAX_KPROBES)
 		ret = ret ?: bench_arm_row("kprobes-register", sz,

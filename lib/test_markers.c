@@ -315,3 +315,6 @@ module_exit(test_markers_exit);
 
 MODULE_DESCRIPTION("Kernel markers test module");
 MODULE_LICENSE("GPL");
+#if defined(CONFIG_MARKERS_KUNIT_TEST) && defined(CONFIG_HAVE_ARCH_MARKERS)
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+#endif

@@ -21,30 +21,13 @@
 #include <linux/context_tracking.h>
 #include <linux/err.h>
 #include <linux/jump_label.h>
+#include <linux/marker_types.h>
 #include <linux/rcupdate.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
 #include <linux/types.h>
 
 struct module;
-
-/* A marker's name is a C identifier shorter than this. */
-#define MARKER_NAME_MAX		128
-
-/*
- * MARK_SYM: with arch support every site has a local symbol, found in
- * kallsyms by name (for kprobes), whose name starts with this prefix; the
- * dot keeps it apart from every C identifier.  It names a site, not code:
- * kallsyms names the addresses around it after the function.
- */
-#define MARK_SYM_PREFIX		"__mark."
-
-static inline bool is_marker_symbol(const char *name)
-{
-	return IS_ENABLED(CONFIG_MARKERS) &&
-	       IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS) &&
-	       !strncmp(name, MARK_SYM_PREFIX, sizeof(MARK_SYM_PREFIX) - 1);
-}
 
 typedef void marker_probe_func(void *probe_private, void *call_private,
 			       const char *fmt, va_list *args);
@@ -67,7 +50,8 @@ struct marker_probe_closure {
  *	    which passes no arguments and takes any probe of its name
  * @state: non-zero while probes are connected; tested by the sites that
  *	   are never patched (_trace_mark(), and MARK() with neither arch
- *	   support nor jump labels)
+ *	   support nor jump labels), and read by the core to choose what
+ *	   each patchable site becomes
  * @probes: NULL-terminated array of connected probes, or NULL
  * @key: enabled while probes are connected, where sites are jump labels
  *	 (CONFIG_MARKERS_STATIC_KEYS)
@@ -92,7 +76,7 @@ struct marker {
 extern struct marker __start___markers_meta[];
 extern struct marker __stop___markers_meta[];
 
-void marker_call(const struct marker *mark, void *call_private, ...);
+void marker_run_probes(const struct marker *mark, void *call_private, ...);
 void marker_skip_unwatched(const struct marker *mark);
 
 /*
@@ -113,7 +97,7 @@ static __always_inline bool marker_rcu_ignores_cpu(void)
 	do {								\
 		__MARK_DEFINE(__marker_##name, #name, format, ## args);	\
 		if (unlikely(READ_ONCE(__marker_##name.state))) {	\
-			marker_call(&__marker_##name, call_private,	\
+			marker_run_probes(&__marker_##name, call_private,	\
 				    ## args);				\
 			/* No tail call: keep the caller's frame. */	\
 			barrier();					\
@@ -121,17 +105,6 @@ static __always_inline bool marker_rcu_ignores_cpu(void)
 	} while (0)
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS
-/*
- * One entry of the __markers section per patchable site, PC-relative and
- * laid out like struct jump_entry, so that objtool follows the site to its
- * out-of-line block.
- */
-struct marker_site {
-	s32 code;
-	s32 target;
-	long marker;
-};
-
 static inline unsigned long marker_site_code(const struct marker_site *s)
 {
 	return (unsigned long)&s->code + s->code;
@@ -149,17 +122,6 @@ static inline struct marker *marker_site_marker(const struct marker_site *s)
 
 extern struct marker_site __start___markers[];
 extern struct marker_site __stop___markers[];
-
-/*
- * One entry of the __markers_calls section per call of the probes in an
- * out-of-line block: a direct call whose target is the marker's only
- * probe, or marker_iterate().  Laid out like struct marker_site.
- */
-struct marker_probe_call {
-	s32 code;
-	s32 unused;
-	long marker;
-};
 
 static inline unsigned long marker_probe_call_code(const struct marker_probe_call *c)
 {
@@ -200,9 +162,6 @@ bool arch_marker_site_armed(const struct marker_site *s);
 
 #else /* !CONFIG_HAVE_ARCH_MARKERS */
 
-/* No patchable sites of the architecture's own. */
-struct marker_site { };
-
 /* Probes read the arguments with va_arg(). */
 static inline const u64 *arch_marker_va_slots(va_list *args)
 {
@@ -218,7 +177,7 @@ static inline const u64 *arch_marker_va_slots(va_list *args)
 	do {								\
 		__MARK_DEFINE(__marker_##name, #name, format, ## args);	\
 		if (static_branch_unlikely(&__marker_##name.key)) {	\
-			marker_call(&__marker_##name, call_private,	\
+			marker_run_probes(&__marker_##name, call_private,	\
 				    ## args);				\
 			/* No tail call: keep the caller's frame. */	\
 			barrier();					\
@@ -302,7 +261,6 @@ int marker_probe_unregister_private_data(marker_probe_func *probe,
 void *marker_get_private_data(const char *name, marker_probe_func *probe,
 			      int num);
 void marker_synchronize_unregister(void);
-bool marker_is_loaded(const char *name);
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 void marker_free_init_mem(void);
 #else
@@ -355,11 +313,6 @@ static inline void *marker_get_private_data(const char *name,
 
 static inline void marker_synchronize_unregister(void)
 {
-}
-
-static inline bool marker_is_loaded(const char *name)
-{
-	return false;
 }
 
 static inline void marker_free_init_mem(void)

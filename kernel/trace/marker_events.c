@@ -383,9 +383,9 @@ static struct marker_event *marker_event_create(const struct marker *m,
 	ev = marker_event_alloc(m->name, m->format);
 	if (!ev)
 		goto err;
-	marker_event_parse(ev);
+	marker_format_parse(ev);
 	call = &ev->call;
-	call->print_fmt = marker_event_print_fmt(ev);
+	call->print_fmt = marker_format_print_fmt(ev);
 	if (!call->print_fmt)
 		goto err_free;
 	ev->class.system = MARKER_EVENT_SYSTEM;
@@ -511,6 +511,7 @@ static void marker_event_add_user(const struct marker *m, struct module *mod)
 	ev->users++;
 }
 
+#ifdef CONFIG_MODULES
 /*
  * @m of the going @mod no longer counts.  When the event's owner has no
  * marker of it left, the event goes; or, if other modules have markers
@@ -542,6 +543,7 @@ static void marker_event_remove_user(const struct marker *m, struct module *mod)
 	else
 		marker_event_remove(ev);
 }
+#endif
 
 static void marker_events_add(struct marker *start, struct marker *stop,
 			      struct module *mod)

@@ -3,7 +3,7 @@
  * A marker event's record, from its marker's format: one typed field per
  * conversion, named after the word before it ("pid %d" gives "pid"), the
  * copy program that the event's probes run, and the print format.  See
- * Documentation/trace/markers.rst, section 8.
+ * Documentation/trace/markers.rst, section 7.
  */
 
 #define pr_fmt(fmt) "markers: " fmt
@@ -113,7 +113,7 @@ struct marker_event_conv {
  * Parse the conversion at @p (a '%' that is not "%%").  Returns false
  * where the argument list can no longer be followed.
  */
-static bool marker_event_parse_conv(const char *p, struct marker_event_conv *c)
+static bool marker_format_parse_conv(const char *p, struct marker_event_conv *c)
 {
 	unsigned int i, n = 0;
 
@@ -151,7 +151,7 @@ static bool marker_event_parse_conv(const char *p, struct marker_event_conv *c)
 }
 
 /* Whether the conversion gets a field: no '*', no %n, no %p extension. */
-static bool marker_event_typed(const struct marker_event_conv *c)
+static bool marker_format_typed(const struct marker_event_conv *c)
 {
 	if (c->stars || c->conv == 'n')
 		return false;
@@ -162,7 +162,7 @@ static bool marker_event_typed(const struct marker_event_conv *c)
  * The name of the word before a conversion, as in "pid %d", "pid=%d" or
  * "addr 0x%lx"; empty when none reads like a name.
  */
-static void marker_event_word(const char *lit, const char *end, char *name)
+static void marker_format_word(const char *lit, const char *end, char *name)
 {
 	const char *w;
 
@@ -181,8 +181,8 @@ static void marker_event_word(const char *lit, const char *end, char *name)
 	name[end - w] = '\0';
 }
 
-static bool marker_event_name_used(const struct marker_event *ev,
-				   unsigned int nr, const char *name)
+static bool marker_format_name_used(const struct marker_event *ev,
+				    unsigned int nr, const char *name)
 {
 	unsigned int i;
 
@@ -193,13 +193,13 @@ static bool marker_event_name_used(const struct marker_event *ev,
 }
 
 /* Name field @i after @word, made unique, or "arg<i + 1>". */
-static void marker_event_name(struct marker_event *ev, unsigned int i,
-			      const char *word)
+static void marker_format_name(struct marker_event *ev, unsigned int i,
+			       const char *word)
 {
 	char *name = ev->fields[i].name;
 	unsigned int n;
 
-	if (*word && !marker_event_name_used(ev, i, word)) {
+	if (*word && !marker_format_name_used(ev, i, word)) {
 		strscpy(name, word, MARKER_EVENT_NAME_LEN);
 		return;
 	}
@@ -207,21 +207,21 @@ static void marker_event_name(struct marker_event *ev, unsigned int i,
 		if (snprintf(name, MARKER_EVENT_NAME_LEN, "%s_%u", word, n) >=
 		    MARKER_EVENT_NAME_LEN)
 			break;
-		if (!marker_event_name_used(ev, i, name))
+		if (!marker_format_name_used(ev, i, name))
 			return;
 	}
 	for (n = i + 1; ; n++) {
 		snprintf(name, MARKER_EVENT_NAME_LEN, "arg%u", n);
-		if (!marker_event_name_used(ev, i, name))
+		if (!marker_format_name_used(ev, i, name))
 			return;
 	}
 }
 
 /* Lay out field @i of conversion @c; returns the next free offset. */
-static unsigned int marker_event_layout(struct marker_event *ev,
-					unsigned int i,
-					const struct marker_event_conv *c,
-					unsigned int offset)
+static unsigned int marker_format_layout(struct marker_event *ev,
+					 unsigned int i,
+					 const struct marker_event_conv *c,
+					 unsigned int offset)
 {
 	struct marker_event_op *op = &ev->ops[i];
 	struct marker_event_field *f = &ev->fields[i];
@@ -261,8 +261,8 @@ static unsigned int marker_event_layout(struct marker_event *ev,
 }
 
 /* An untyped conversion: read its arguments, record nothing. */
-static void marker_event_skip(struct marker_event *ev, unsigned int i,
-			      const struct marker_event_conv *c)
+static void marker_format_skip(struct marker_event *ev, unsigned int i,
+			       const struct marker_event_conv *c)
 {
 	struct marker_event_op *op = &ev->ops[i];
 
@@ -272,7 +272,7 @@ static void marker_event_skip(struct marker_event *ev, unsigned int i,
 }
 
 /* Append "%s" of @n bytes at @p to @text, "%%" made "%"; returns its start. */
-static char *marker_event_lit(char **text, const char *p, size_t n)
+static char *marker_format_lit(char **text, const char *p, size_t n)
 {
 	char *start = *text, *t = start;
 
@@ -289,8 +289,8 @@ static char *marker_event_lit(char **text, const char *p, size_t n)
 }
 
 /* Say which conversions carry no field, in one line. */
-static void marker_event_tell_untyped(const struct marker_event *ev,
-				      const char *stop)
+static void marker_format_tell_untyped(const struct marker_event *ev,
+				       const char *stop)
 {
 	char buf[128];
 	struct seq_buf s;
@@ -303,8 +303,8 @@ static void marker_event_tell_untyped(const struct marker_event *ev,
 			p += 2;
 			continue;
 		}
-		marker_event_parse_conv(p, &c);
-		if (!marker_event_typed(&c))
+		marker_format_parse_conv(p, &c);
+		if (!marker_format_typed(&c))
 			seq_buf_printf(&s, " %.*s", (int)(c.end - c.start), p);
 		p = c.end;
 	}
@@ -316,7 +316,7 @@ static void marker_event_tell_untyped(const struct marker_event *ev,
 }
 
 /* How slot @i is stored; list it among the strings if it is one. */
-static void marker_event_kind(struct marker_event *ev, unsigned int i)
+static void marker_format_kind(struct marker_event *ev, unsigned int i)
 {
 	struct marker_event_op *op = &ev->ops[i];
 
@@ -337,7 +337,7 @@ static void marker_event_kind(struct marker_event *ev, unsigned int i)
 }
 
 /**
- * marker_event_parse() - lay out a marker event's record from its format
+ * marker_format_parse() - lay out a marker event's record from its format
  * @ev: the event, from marker_event_alloc()
  *
  * Build @ev's fields and copy program from @ev->format: one field per
@@ -346,7 +346,7 @@ static void marker_event_kind(struct marker_event *ev, unsigned int i)
  * extension) is read and skipped; from one that cannot be followed on,
  * nothing is recorded.  Both are said in the log, once.
  */
-void marker_event_parse(struct marker_event *ev)
+void marker_format_parse(struct marker_event *ev)
 {
 	const char *p = ev->format, *lit = p, *stop = NULL;
 	unsigned int i = 0, slot = 0, offset = sizeof(struct trace_entry);
@@ -366,18 +366,18 @@ void marker_event_parse(struct marker_event *ev)
 			continue;
 		}
 		if (i == MARKER_EVENT_MAX_ARGS ||
-		    !marker_event_parse_conv(p, &c) ||
+		    !marker_format_parse_conv(p, &c) ||
 		    slot + c.stars >= MARKER_EVENT_MAX_ARGS) {
 			stop = p;
 			break;
 		}
-		ev->fields[i].pre = marker_event_lit(&text, lit, p - lit);
-		if (marker_event_typed(&c)) {
-			marker_event_word(lit, p, word);
-			marker_event_name(ev, i, word);
-			offset = marker_event_layout(ev, i, &c, offset);
+		ev->fields[i].pre = marker_format_lit(&text, lit, p - lit);
+		if (marker_format_typed(&c)) {
+			marker_format_word(lit, p, word);
+			marker_format_name(ev, i, word);
+			offset = marker_format_layout(ev, i, &c, offset);
 		} else {
-			marker_event_skip(ev, i, &c);
+			marker_format_skip(ev, i, &c);
 			untyped = true;
 		}
 		ev->ops[i].stars = c.stars;
@@ -390,23 +390,23 @@ void marker_event_parse(struct marker_event *ev)
 	ev->nr_ops = i;
 	ev->size = offset;
 	for (i = 0; i < ev->nr_ops; i++)
-		marker_event_kind(ev, i);
-	ev->tail = marker_event_lit(&text, lit, stop ? stop - lit :
+		marker_format_kind(ev, i);
+	ev->tail = marker_format_lit(&text, lit, stop ? stop - lit :
 				    strlen(lit));
 	if (untyped || stop)
-		marker_event_tell_untyped(ev, stop);
+		marker_format_tell_untyped(ev, stop);
 }
 
 /**
- * marker_event_print_fmt() - the print format of a parsed marker event
- * @ev: the event, after marker_event_parse()
+ * marker_format_print_fmt() - the print format of a parsed marker event
+ * @ev: the event, after marker_format_parse()
  *
  * The format's literal text and each field's conversion, then the
  * fields, as the format file shows them and libtraceevent parses them.
  *
  * Return: a kmalloc()ed string, or NULL without memory.
  */
-char *marker_event_print_fmt(const struct marker_event *ev)
+char *marker_format_print_fmt(const struct marker_event *ev)
 {
 	size_t size = 2 * strlen(ev->format) + 48 * ev->nr_ops + 16;
 	const struct marker_event_field *f;

@@ -19,7 +19,7 @@
 #define MARKER_EVENT_SPEC_LEN	16
 
 /* How the probe reads one argument from the va_list. */
-enum marker_event_read {
+enum marker_read_type {
 	MARKER_READ_INT,
 	MARKER_READ_LONG,
 	MARKER_READ_LLONG,
@@ -29,7 +29,7 @@ enum marker_event_read {
 };
 
 /* How a site's slot is stored into the record: its low bytes, or a string. */
-enum marker_event_kind {
+enum marker_store_kind {
 	MARKER_STORE_32,
 	MARKER_STORE_64,
 	MARKER_STORE_STR,
@@ -40,14 +40,14 @@ enum marker_event_kind {
 
 /**
  * struct marker_event_op - one step of the copy program
- * @read: how the argument is read (enum marker_event_read)
+ * @read: how the argument is read (enum marker_read_type)
  * @size: its size in the record: 1, 2, 4 or 8; 0 when it is not recorded.
  *	  %hh and %h fields are 1 and 2 bytes, as printk() truncates them.
  * @is_signed: whether the field is signed
  * @is_string: a %s: @size is that of its __data_loc word
  * @stars: int arguments to skip first, for '*' widths and precisions
  * @slot: the argument's position in the list, stars counted
- * @kind: how a slot is stored (enum marker_event_kind), for a site's list
+ * @kind: how a slot is stored (enum marker_store_kind), for a site's list
  * @offset: of the field in the record
  */
 struct marker_event_op {
@@ -116,7 +116,7 @@ struct marker_event {
 
 struct marker_event *marker_event_alloc(const char *name, const char *format);
 void marker_event_free(struct marker_event *ev);
-void marker_event_parse(struct marker_event *ev);
-char *marker_event_print_fmt(const struct marker_event *ev);
+void marker_format_parse(struct marker_event *ev);
+char *marker_format_print_fmt(const struct marker_event *ev);
 
 #endif /* _KERNEL_TRACE_MARKER_FORMAT_H */

@@ -25,8 +25,8 @@ static struct marker_event *parse(struct kunit *test, const char *format)
 	ev = marker_event_alloc("marker_format_test", format);
 	KUNIT_ASSERT_NOT_NULL(test, ev);
 	test->priv = ev;
-	marker_event_parse(ev);
-	ev->call.print_fmt = marker_event_print_fmt(ev);
+	marker_format_parse(ev);
+	ev->call.print_fmt = marker_format_print_fmt(ev);
 	KUNIT_ASSERT_NOT_NULL(test, ev->call.print_fmt);
 	return ev;
 }

@@ -21,8 +21,8 @@
  * is preemptible throughout, as text_poke_bp()'s is; only tasks that the
  * scheduler may preempt in favour of it are held.
  *
- * See Documentation/trace/markers.rst, section 5, for why no CPU runs a torn
- * instruction and why no CPU waits with interrupts off for a held task.
+ * The DOC comments below say why no CPU runs a torn instruction and why
+ * no CPU waits with interrupts off for a held task.
  */
 
 #define pr_fmt(fmt) "markers: " fmt
@@ -49,6 +49,283 @@
 #include <asm/debugreg.h>
 #include <asm/sections.h>
 #include <asm/text-patching.h>
+
+/**
+ * DOC: x86-64 sites
+ *
+ * A MARK() site is a 5-byte NOP (BYTES_NOP5) emitted by asm goto and
+ * recorded in the __markers section with its out-of-line block and its
+ * struct marker.  Connecting the first probe to a marker's name arms every
+ * site of the name into a jmp rel32 to its block; disconnecting the last
+ * one turns it back into the NOP.  A MARK_ENABLED() site is the same NOP,
+ * whose block is the test's true branch.
+ *
+ * The block runs no variadic function.  It stores the arguments, as C
+ * promotes them, in 8-byte slots in the caller's frame (12 at most), and
+ * builds there a va_list whose register areas are used up, so that every
+ * va_arg() reads the next slot (the x86-64 ABI's overflow area).  With
+ * preemption off, where RCU watches the CPU, it reads the marker's probe
+ * array and makes a direct call, recorded in the __markers_calls section,
+ * with the first closure's probe_private, the site's call_private, the
+ * format and that va_list.  kernel/marker.c points the call at the probe
+ * itself while the marker has exactly one probe, and at marker_iterate()
+ * otherwise, which calls every closure of the array the site read and
+ * puts the va_list back to the first slot between them.  Where RCU is not
+ * watching, the block calls marker_skip_unwatched() instead.
+ *
+ * A call is written as a static call's is: with call depth tracking on
+ * (retbleed=stuff), through the target's accounting thunk
+ * (callthunks_translate_call_dest()), so that the probe's return finds the
+ * depth it was called with.  objtool follows each site to its block, so
+ * the block has ORC data and a stack trace taken in a probe unwinds
+ * through the instrumented function to its callers.  kprobes keep off the
+ * calls and off bytes 1-4 of every site (marker_text_reserved()); a
+ * kprobe on a site's first byte is described under "Patching live sites".
+ */
+
+/**
+ * DOC: Patching live sites
+ *
+ * Sites, and the calls in their blocks, change in chunks of up to
+ * MARKER_CHANGE_MAX (512) instructions: 256 sites and their calls, as many
+ * sites as text_poke_bp_batch() changes at once (TP_VEC_MAX, a page of its
+ * entries).  markers_mutex, kprobe_mutex (kprobe_text_lock()), the CPU
+ * hotplug lock and text_mutex are held, in that order, and each chunk is
+ * written in three steps::
+ *
+ *	1. int3 on byte 0 of every instruction of the chunk;   sync
+ *	2. the new bytes 1-4 of every instruction;              sync
+ *	3. the new byte 0 of every instruction; release;        sync
+ *
+ * "sync" is text_poke_sync(): an IPI to every online CPU, whose handler
+ * runs sync_core(), waited for with interrupts on and preemption off.  A
+ * chunk's window runs from the moment the patcher publishes it in
+ * marker_desc to the end of its last sync.  The patching task stays
+ * preemptible throughout, as text_poke_bp()'s does: text_poke() takes
+ * sleeping locks on PREEMPT_RT.  Arming a marker of n sites with one probe
+ * changes n sites and n calls, in 3 x ceil(2n / 512) syncs; pointing its
+ * calls elsewhere takes 3 x ceil(n / 512).
+ *
+ * A CPU that meets an instruction of the chunk traps into
+ * marker_int3_handler(), the one entry point.  exc_int3() calls it right
+ * after poke_int3_handler(), for the same reason (an int3 of a site being
+ * patched may be met anywhere), and before irqentry_nmi_enter(), since
+ * whether the trapped task may wait is its own preempt count's to say.
+ * The handler is noinstr, calls nothing out of line and takes no lock: it
+ * counts itself into the chunk's descriptor (refs, as text_poke_bp()'s
+ * bp_desc does) and looks the address up among the chunk's instructions,
+ * sorted, by binary search.  An int3 that no chunk has is not its
+ * business: kprobes and die() get it, as they would without markers.
+ * Then:
+ *
+ * - if the trapped context may wait (below), the task is held.  The
+ *   handler writes 6 words into the gap that the x86-64 int3 entry leaves
+ *   below the trapped stack for int3_emulate_call(): an interrupt frame
+ *   whose RIP is the site and whose RSP, RFLAGS, CS and SS are the trapped
+ *   ones, and below it the chunk's number, where a struct pt_regs keeps
+ *   orig_ax.  RF is set in that RFLAGS only if an execute breakpoint of
+ *   this CPU is on the site: it fired before the int3, and must not fire a
+ *   second time for the same pass; one armed while the task waits, or on
+ *   the CPU it resumes on, fires as the site runs.  The handler then
+ *   returns into marker_hold_thunk (marker_hold.S) with that frame on top
+ *   of the stack: to the unwinder, the task was interrupted at the site.
+ *   The thunk saves every register in a struct pt_regs, points the frame
+ *   pointer at it (encoded, as the entry code does, so that the frame
+ *   pointer unwinder sees an interrupted task and a reliable stack trace
+ *   fails, as for any task stopped in an interrupt), and calls
+ *   marker_hold_wait(), which spins with interrupts on, preemptible, until
+ *   its chunk is released.  The thunk then turns interrupts off, restores
+ *   the registers and returns to the site with IRET, which turns them back
+ *   on: an interrupt taken while the registers are popped would write its
+ *   frame over words that the unwinder, by the thunk's ORC data, still
+ *   reads;
+ * - anywhere else, the new instruction is emulated: a jump to the
+ *   out-of-line block when arming, to the next instruction when
+ *   disarming, a call of the new target for a call, as text_poke_bp()'s
+ *   handler does.
+ *
+ * Either way the CPU runs the new instruction once per pass; no pass is
+ * lost or doubled.
+ *
+ * A held task may take interrupts, be preempted and migrate while it
+ * waits; the wait depends on none of them.  It ends as soon as the task
+ * runs after the release of the chunk it trapped in (that chunk set its
+ * release flag, or a later chunk has begun, which happens only after its
+ * last sync), on whatever CPU the task is then: a held task reads the
+ * chunk's number and release flag only, and writes nothing that others
+ * read.  Its IRET back to the site is a serializing instruction executed
+ * after it saw the release, on the CPU it returns on, so that CPU runs the
+ * site as it is then: the new instruction, or, if a later chunk has the
+ * site by then, that chunk's int3, which holds or emulates anew.  So a
+ * hold lasts at most the rest of its chunk plus the time the task then
+ * waits for a CPU, however often the site changes.  With preempt=none or
+ * voluntary (PREEMPT_DYNAMIC), marker_hold_wait() calls _cond_resched(),
+ * which schedules as a preemption would (the task stays runnable, its
+ * state untouched): a held task keeps no other task off its CPU for longer
+ * than a preemptible kernel would.  cond_resched() itself is not used: its
+ * might-sleep check would report the RCU read-side critical sections that
+ * a preemptible kernel may preempt, and so may a hold.
+ *
+ * Where a task may wait.  The trapped context must be one that the kernel
+ * could have preempted there, and one where the thunk, instrumented C,
+ * may run (marker_may_hold(), marker_hold_supported(),
+ * marker_text_may_hold()):
+ *
+ * - interrupts on in the trapped flags: code that turned them off may be
+ *   neither preempted nor run with them on;
+ * - preempt_count() 0: no spinlock, raw spinlock, bit spinlock, seqcount
+ *   writer or other preempt-off section, no softirq, hardirq or NMI
+ *   context;
+ * - a kernel built to preempt tasks (CONFIG_PREEMPTION, whatever preempt=
+ *   says at boot).  A kernel built without it (PREEMPT_NONE or
+ *   PREEMPT_VOLUNTARY, even with the preempt count that DEBUG_ATOMIC_SLEEP
+ *   keeps) assumes that nothing stops where it put no cond_resched():
+ *   ftrace, for one, then skips synchronize_rcu_tasks().  There no task is
+ *   ever held: every hit is emulated;
+ * - user access off (AC clear in the trapped flags): the thunk's C code
+ *   must not run with SMAP lifted;
+ * - not single-stepped (TF clear in the trapped flags): the thunk and its
+ *   C code would be stepped too;
+ * - RCU watching: kprobes and tracers may run in the thunk's C code;
+ * - a task of the fair scheduling classes, not boosted by priority
+ *   inheritance: the patcher may be preempted, and a real-time or deadline
+ *   task that waited for it would run in its place for good;
+ * - not text that must call no instrumented code: vmlinux's noinstr text
+ *   (.cpuidle.text included), its entry text, and a module's noinstr text
+ *   (the patcher asks marker_text_may_hold() of each instruction as it
+ *   queues it);
+ * - not the patching task itself, which would wait for its own release;
+ * - a kernel that returns from an int3 with its own IRET, as the hold
+ *   does.  Not one with FRED on, where the kernel returns from events with
+ *   ERETS, which restores what the event's frame says of the trapped
+ *   context beyond its registers (its stack level, STI and NMI blocking),
+ *   and IRET does not.  Not a Xen PV guest, whose kernel runs in ring 3
+ *   under frames that say ring 0 and returns from traps through the
+ *   hypervisor (xen_iret): an IRET to such a frame faults.  There every
+ *   hit is emulated.
+ *
+ * Why hold at all?  text_poke_queue() and text_poke_finish() never wait:
+ * every hit is emulated, and a NOP or a jmp is emulated exactly, so holding
+ * is not needed for correctness.  What a hold gives is the
+ * cross-modifying-code algorithm of the SDM itself (Vol. 3A, 8.1.3: the
+ * executing processor waits for a flag, then serializes, then runs the
+ * modified code): a held task leaves the hold only when the new
+ * instruction is in memory, and runs it from memory, so the first pass
+ * after the change is the real instruction (what Intel PT or the LBRs
+ * record, and what a debugger single-steps), not an emulated jump.  What
+ * it costs is the held task's own time, at most the rest of a window plus
+ * whatever time it spends preempted; no other CPU waits for it.
+ *
+ * A site under a kprobe.  A kprobe may sit on a site's first byte, at its
+ * MARK_SYM symbol; x86 kprobes emulate the site from the kprobe's saved
+ * opcode, as a NOP or as the jmp to its block.  With kprobe_mutex held,
+ * the patcher leaves an armed kprobe's int3 on byte 0 (kprobe_armed_at()),
+ * writes bytes 1-4 behind it (no CPU runs them while the int3 is there),
+ * records the write for perf (perf_event_text_poke(), for Intel PT
+ * decoders, as every other write to a site does), syncs all CPUs, then
+ * switches the kprobe's saved opcode with kprobe_update_opcode().  No CPU
+ * is held, and no chunk is used.  A disabled kprobe has no int3 on the
+ * site: the site is changed like any other, and the kprobe gets the new
+ * opcode too, so that enabling it puts the int3 back over the right
+ * instruction; an int3 found under a disabled kprobe is someone else's,
+ * and the site is refused.  When the kprobe goes, it puts back the byte
+ * the site has then.
+ */
+
+/**
+ * DOC: Invariants, waits and windows
+ *
+ * I1
+ *   Every write to an instruction in a chunk is followed by a sync before
+ *   the chunk ends: write, sync, write, sync, write, sync, nothing after.
+ * I2
+ *   The descriptor is published (refs = 1, then a write barrier) before
+ *   the first int3 is written; the handler reads it after a read barrier
+ *   and only while it holds a reference, which it holds with interrupts
+ *   off; the patcher changes it again only after the last sync and after
+ *   refs has dropped to 0.  Held tasks take no reference: they read only
+ *   the chunk's number and release flag, which the patcher writes with
+ *   release stores.
+ * I3
+ *   Only text that exists is written.  Every batch is chosen and written
+ *   under markers_mutex, and whoever frees text with sites in it takes
+ *   markers_mutex first and marks it gone ("Modules and init text" in
+ *   kernel/marker.c).
+ * I4
+ *   A site's bytes are checked before it is written.  Anything but its
+ *   old or its new state (another patcher's bytes, an int3 that no armed
+ *   kprobe owns) is left alone, with a log line; the registration that
+ *   wanted it armed fails with -EINVAL and connects nothing.  A call must
+ *   be a call.
+ * I5
+ *   A task is held only where it trapped in a context that could be
+ *   preempted (see "Patching live sites").
+ * I6
+ *   No CPU ever waits with interrupts off because of a hold.
+ * I7
+ *   A call in a module's init text that is no longer written calls
+ *   marker_iterate(), which calls the probes the site reads, never a
+ *   probe chosen earlier ("Modules and init text" in kernel/marker.c).
+ *
+ * Every wait, and what ends it (I6):
+ *
+ * - A held task waits, interrupts on and preemptible, for its chunk's
+ *   release.  The patcher writes the release after two syncs and the
+ *   byte-0 writes, and waits for nothing a held task owns.  A held task
+ *   may preempt it, but only tasks of the fair classes are held, and the
+ *   scheduler gives the patcher its CPU back as it would from any such
+ *   task; a task that could keep it off for good (real-time, deadline, or
+ *   boosted) is emulated instead.  A later chunk does not prolong the
+ *   wait: the task meets that chunk's int3 as a new hit.
+ * - The patcher's syncs wait for every online CPU to take an IPI, with
+ *   interrupts on.  A held task's CPU has interrupts on and takes it.  A
+ *   CPU with interrupts off is waiting, if at all, for something that a
+ *   non-preemptible context owns (a spinlock, a seqcount writer, an IPI's
+ *   completion): the kernel never spins with interrupts off for a context
+ *   that can be preempted.  A held task is such a context (I5), and so
+ *   owns nothing such a CPU can wait for: its IPIs complete, its lock
+ *   holders are not held.  So every such wait ends without the hold, and
+ *   the sync with it.
+ * - The patcher waits for refs to drop to 0 at the end of a chunk.  The
+ *   handler holds its reference with interrupts off and waits for
+ *   nothing.
+ * - marker_int3_handler() waits for nothing: a hit either goes to the
+ *   thunk or is emulated.
+ * - Other tasks on a held task's CPU wait as they would for a task that
+ *   was not preempted yet: preemption, or _cond_resched(), lets them in.
+ *
+ * Every window without preemption, and what ends it:
+ *
+ * - Each text_poke() writes one instruction's bytes with interrupts off
+ *   on the patching CPU (the temporary mm is switched in and out): a copy
+ *   of up to 4 bytes, ended by the copy.
+ * - Each sync waits with preemption off, interrupts on, until every online
+ *   CPU has run the IPI (above).
+ * - marker_int3_handler() runs with interrupts off, as the trap left
+ *   them: one binary search of at most 512 instructions, then a frame or
+ *   an emulation.
+ * - The thunk runs with interrupts off from its cli to its IRET: 15 pops.
+ * - Nothing else: the patcher is preemptible between these, and a held
+ *   task throughout its wait.
+ *
+ * Why no CPU runs a torn instruction.  Bytes 1-4 are written only after
+ * step 1's sync, so every CPU that fetches the instruction from then on
+ * finds the int3 at byte 0 and never decodes bytes 1-4; byte 0 becomes the
+ * new opcode only after step 2's sync, when every CPU has serialized after
+ * the new bytes 1-4 were written.  A CPU therefore executes either the
+ * whole old instruction (before step 1's sync), or the int3, or the whole
+ * new instruction.  That the three steps suffice rests on the SDM's rules
+ * for cross-modifying code, as for text_poke_bp(), which uses the same
+ * steps.
+ *
+ * Why every int3 of a chunk reaches it.  A CPU that executes an int3 of a
+ * chunk enters the trap with interrupts off, and the chunk's last sync
+ * cannot complete until that CPU takes the IPI, after the handler has
+ * returned: the chunk, and its descriptor, outlive every trap on its
+ * int3s.  A CPU that fetched the int3 before byte 0 became final traps
+ * after the release, into the same chunk, and is emulated.  So no hook
+ * after the handler is needed, as none is for text_poke_bp().
+ */
 
 /**
  * struct marker_poke - one instruction being changed: a site, or a call
@@ -97,7 +374,11 @@ static struct marker_poke_desc {
 	atomic_t refs;
 } marker_desc;
 
-/* What the handler and held tasks did, for marker_x86_hold_stats(). */
+/*
+ * What the handler and held tasks did, for marker_x86_hold_stats(): kept
+ * only with CONFIG_MARKERS_STATS, which the KUnit tests and the benchmark
+ * module select; otherwise the helpers below compile to nothing.
+ */
 static atomic_long_t marker_holds;
 static atomic_long_t marker_emulated;
 static atomic_long_t marker_syncs;
@@ -107,6 +388,24 @@ static atomic64_t marker_max_hold;
 static u64 marker_max_window;		/* text_mutex */
 static u64 marker_max_sync;		/* text_mutex */
 static u64 marker_max_poke;		/* text_mutex */
+
+static __always_inline void marker_stat_inc(atomic_long_t *v)
+{
+	if (IS_ENABLED(CONFIG_MARKERS_STATS))
+		raw_atomic_long_inc(v);
+}
+
+static __always_inline u64 marker_stat_clock(void)
+{
+	return IS_ENABLED(CONFIG_MARKERS_STATS) ? local_clock() : 0;
+}
+
+/* Keep the time since @start in @max if it is longer: under text_mutex. */
+static __always_inline void marker_stat_max(u64 *max, u64 start)
+{
+	if (IS_ENABLED(CONFIG_MARKERS_STATS))
+		*max = max(*max, local_clock() - start);
+}
 
 #ifdef CONFIG_MARKERS_KUNIT_TEST
 /*
@@ -154,10 +453,10 @@ static inline void marker_test_held(struct pt_regs *regs)
  */
 static void marker_text_poke(void *addr, const void *bytes, size_t len)
 {
-	u64 start = local_clock();
+	u64 start = marker_stat_clock();
 
 	text_poke(addr, bytes, len);
-	marker_max_poke = max(marker_max_poke, local_clock() - start);
+	marker_stat_max(&marker_max_poke, start);
 }
 
 /*
@@ -166,11 +465,11 @@ static void marker_text_poke(void *addr, const void *bytes, size_t len)
  */
 static void marker_sync(void)
 {
-	u64 start = local_clock();
+	u64 start = marker_stat_clock();
 
 	text_poke_sync();
-	atomic_long_inc(&marker_syncs);
-	marker_max_sync = max(marker_max_sync, local_clock() - start);
+	marker_stat_inc(&marker_syncs);
+	marker_stat_max(&marker_max_sync, start);
 }
 
 static __always_inline int marker_poke_cmp(const void *key, const void *elt)
@@ -198,7 +497,7 @@ static __always_inline void marker_emulate(const struct marker_poke *p,
 		int3_emulate_call(regs, p->next);
 	else
 		int3_emulate_jmp(regs, p->next);
-	raw_atomic_long_inc(&marker_emulated);
+	marker_stat_inc(&marker_emulated);
 }
 
 /*
@@ -247,7 +546,7 @@ static __always_inline void marker_hold(struct pt_regs *regs,
 	int3_emulate_push(regs, site);
 	int3_emulate_push(regs, seq);
 	int3_emulate_jmp(regs, (unsigned long)marker_hold_thunk);
-	raw_atomic_long_inc(&marker_holds);
+	marker_stat_inc(&marker_holds);
 }
 
 /* marker_hold_supported() of the boot CPU, from core_initcall on. */
@@ -350,8 +649,8 @@ noinstr bool marker_int3_handler(struct pt_regs *regs)
 		goto out;
 	}
 	/* Fetched before byte 0 was final; pairs with marker_poke_chunk(). */
-	if (smp_load_acquire(&d->released))
-		raw_atomic_long_inc(&marker_late_hits);
+	if (IS_ENABLED(CONFIG_MARKERS_STATS) && smp_load_acquire(&d->released))
+		marker_stat_inc(&marker_late_hits);
 	marker_emulate(p, regs);
 out:
 	/* Done with @d before the patcher may see refs drop. */
@@ -376,13 +675,25 @@ static bool marker_released(unsigned long seq)
 	return smp_load_acquire(&d->released);
 }
 
-static void marker_hold_done(u64 start)
+static u64 marker_stat_hold_begin(void)
 {
-	s64 held = local_clock() - start;
-	s64 max = atomic64_read(&marker_max_hold);
+	if (!IS_ENABLED(CONFIG_MARKERS_STATS))
+		return 0;
+	atomic_inc(&marker_holding);
+	return local_clock();
+}
 
+static void marker_stat_hold_end(u64 start)
+{
+	s64 held, max;
+
+	if (!IS_ENABLED(CONFIG_MARKERS_STATS))
+		return;
+	held = local_clock() - start;
+	max = atomic64_read(&marker_max_hold);
 	while (held > max && !atomic64_try_cmpxchg(&marker_max_hold, &max, held))
 		;
+	atomic_dec(&marker_holding);
 }
 
 /**
@@ -413,15 +724,13 @@ __visible void marker_hold_wait(struct pt_regs *regs)
 
 	kmsan_unpoison_entry_regs(regs);
 	seq = regs->orig_ax;
-	start = local_clock();
-	atomic_inc(&marker_holding);
+	start = marker_stat_hold_begin();
 	marker_test_held(regs);
 	while (!marker_released(seq)) {
 		cpu_relax();
 		_cond_resched();
 	}
-	marker_hold_done(start);
-	atomic_dec(&marker_holding);
+	marker_stat_hold_end(start);
 }
 
 static int __init marker_x86_init(void)
@@ -431,7 +740,7 @@ static int __init marker_x86_init(void)
 }
 core_initcall(marker_x86_init);
 
-/* Step 1 (@step 0): int3s; step 2: the new bytes 1-4; step 3: byte 0. */
+/* @step 1: int3s; @step 2: the new bytes 1-4; @step 3: the new byte 0. */
 static void marker_poke_write(struct marker_poke_desc *d, unsigned int step)
 {
 	static const u8 int3 = INT3_INSN_OPCODE;
@@ -523,7 +832,7 @@ static int marker_poke_chunk(struct marker_poke_desc *d)
 	/* Pairs with the smp_rmb() in marker_int3_handler(). */
 	smp_wmb();
 
-	window = local_clock();
+	window = marker_stat_clock();
 	marker_poke_write(d, 1);
 	marker_sync();
 	marker_test_step(1);
@@ -536,7 +845,7 @@ static int marker_poke_chunk(struct marker_poke_desc *d)
 	/* Byte 0 written before held tasks return to it. */
 	smp_store_release(&d->released, 1);
 	marker_sync();
-	marker_max_window = max(marker_max_window, local_clock() - window);
+	marker_stat_max(&marker_max_window, window);
 	marker_test_step(3);
 
 	/* Nothing is written after the last sync. */
@@ -816,6 +1125,7 @@ bool arch_marker_site_armed(const struct marker_site *s)
 	return op == JMP32_INSN_OPCODE;
 }
 
+#ifdef CONFIG_MARKERS_STATS
 /**
  * marker_x86_hold_stats() - what the int3 handler has done so far
  * @st: filled in
@@ -850,3 +1160,4 @@ void marker_x86_hold_stats_reset_max(void)
 	mutex_unlock(&text_mutex);
 }
 EXPORT_SYMBOL_GPL(marker_x86_hold_stats_reset_max);
+#endif /* CONFIG_MARKERS_STATS */

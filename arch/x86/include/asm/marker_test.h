@@ -3,10 +3,11 @@
 #define _ASM_X86_MARKER_TEST_H
 
 /*
- * What the x86 marker patcher tells its tests and the benchmark module,
- * and nothing else: included from <linux/marker_test.h> only.
+ * What the x86 marker patcher tells its tests and the benchmark module:
+ * included through <linux/marker_test.h>.
  */
 
+#ifdef CONFIG_MARKERS_STATS
 /**
  * struct marker_hold_stats - what the int3 handler has done since boot
  * @holds: hits sent to wait in marker_hold_thunk until their site was
@@ -41,6 +42,8 @@ struct marker_hold_stats {
 
 void marker_x86_hold_stats(struct marker_hold_stats *st);
 void marker_x86_hold_stats_reset_max(void);
+#endif
+
 #ifdef CONFIG_MARKERS_KUNIT_TEST
 struct pt_regs;
 
