@@ -286,7 +286,7 @@ none = sz.get('markers_bench_size_none', 0)
 lines = []
 for sym, name, table_bytes in [
         ('markers_bench_size_mark', 'MARK()',
-         '16 (__markers), plus 24 (__markers_meta) and the format per MARK() expansion, which inlined copies share'),
+         '16 (__marker_sites), plus 24 (__markers) and the format per MARK() expansion, which inlined copies share'),
         ('markers_bench_size_tp', 'tracepoint', '16 (__jump_table)'),
         ('markers_bench_size_key', 'static branch + call',
          '16 (__jump_table)')]:

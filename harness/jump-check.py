@@ -3,7 +3,7 @@
 """jump-check.py CROSS_PREFIX MODULE.ko: the MARK() sites of a module built
 without arch marker sites (CONFIG_MARKERS_STATIC_KEYS) are jump labels.
 
-Every __jump_table entry whose key is in __markers_meta (a struct marker's
+Every __jump_table entry whose key is in __markers (a struct marker's
 key) must point at a NOP, as objdump disassembles it; and there must be at
 least one.  Prints one line per site and a verdict; non-zero on failure.
 Reads the relocations with readelf (RELA on arm64, REL with the addends in
@@ -109,7 +109,7 @@ def main():
             bad += 1
             continue
         key_sec = syms.get(key[0], key[0])
-        if key_sec != '__markers_meta':
+        if key_sec != '__markers':
             continue
         addend = code[1]
         if addend is None:      # REL: the addend is in the entry itself

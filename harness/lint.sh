@@ -58,9 +58,9 @@ out=$(make -s -C "$SRC" O="$b" ARCH=x86_64 CC="ccache gcc" M="$ct" \
 	finding "compile tests: expected two format warnings, got: $out"
 [ "$(echo "$out" | grep -c 'warning:')" = 2 ] ||
 	finding "compile tests: unexpected warnings: $out"
-objdump -h "$ct/format_check.o" | grep -q ' __markers_meta ' ||
+objdump -h "$ct/format_check.o" | grep -q ' __markers ' ||
 	finding "compile tests: MARK() emitted no marker"
-if objdump -h "$ct/no_markers.o" | grep -q ' __markers' ||
+if objdump -h "$ct/no_markers.o" | grep -q ' __marker' ||
    nm "$ct/no_markers.o" | grep -q 'marker_run_probes\|markers_side_effect'; then
 	finding "compile tests: MARK() with CONFIG_MARKERS=n emitted code"
 fi

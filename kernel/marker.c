@@ -2,7 +2,7 @@
 /*
  * Kernel markers: probes connected by name to MARK() sites.
  *
- * Every MARK() expansion has a struct marker in __markers_meta.  Probes
+ * Every MARK() expansion has a struct marker in __markers.  Probes
  * are kept per name in marker_table, whether or not a marker of that name
  * exists yet; connecting a name points every struct marker of that name
  * (in vmlinux and in every module) at the name's probe array and, with
@@ -203,13 +203,13 @@ DEFINE_HASHTABLE(marker_table, MARKER_HASH_BITS);
  */
 static struct marker_range marker_vmlinux = {
 	.list = LIST_HEAD_INIT(marker_ranges),
-	.start = __start___markers_meta,
-	.stop = __stop___markers_meta,
+	.start = __start___markers,
+	.stop = __stop___markers,
 #ifdef CONFIG_HAVE_ARCH_MARKERS
-	.sites = __start___markers,
-	.sites_stop = __stop___markers,
-	.calls = __start___markers_calls,
-	.calls_stop = __stop___markers_calls,
+	.sites = __start___marker_sites,
+	.sites_stop = __stop___marker_sites,
+	.calls = __start___marker_calls,
+	.calls_stop = __stop___marker_calls,
 #endif
 };
 
@@ -585,8 +585,8 @@ int marker_text_reserved(void *start, void *end)
 {
 	unsigned long s = (unsigned long)start, e = (unsigned long)end;
 
-	if (marker_sites_reserved(__start___markers, __stop___markers, s, e) ||
-	    marker_calls_at(__start___markers_calls, __stop___markers_calls,
+	if (marker_sites_reserved(__start___marker_sites, __stop___marker_sites, s, e) ||
+	    marker_calls_at(__start___marker_calls, __stop___marker_calls,
 			    s, e))
 		return 1;
 	return marker_module_text_reserved(s, e);
@@ -606,7 +606,7 @@ unsigned long marker_site_target_at(void *addr)
 {
 	unsigned long a = (unsigned long)addr, ret;
 
-	ret = marker_sites_target(__start___markers, __stop___markers, a);
+	ret = marker_sites_target(__start___marker_sites, __stop___marker_sites, a);
 	return ret ?: marker_module_site_target(a);
 }
 

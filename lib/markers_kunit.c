@@ -184,7 +184,7 @@ static struct marker *enabled_marker_of(const char *name)
 {
 	struct marker *m;
 
-	for (m = __start___markers_meta; m < __stop___markers_meta; m++)
+	for (m = __start___markers; m < __stop___markers; m++)
 		if (!m->format && !strcmp(m->name, name))
 			return m;
 	return NULL;
@@ -196,7 +196,7 @@ static int enabled_site_armed(const struct marker *m)
 {
 	const struct marker_site *s;
 
-	for (s = __start___markers; s < __stop___markers; s++)
+	for (s = __start___marker_sites; s < __stop___marker_sites; s++)
 		if (marker_site_marker(s) == m)
 			return arch_marker_site_armed(s);
 	return -1;
@@ -910,7 +910,7 @@ static int sites_of(const char *name)
 	const struct marker_site *s;
 	int n = 0;
 
-	for (s = __start___markers; s < __stop___markers; s++)
+	for (s = __start___marker_sites; s < __stop___marker_sites; s++)
 		n += !strcmp(marker_site_marker(s)->name, name);
 	return n;
 }
@@ -930,7 +930,7 @@ static bool site_has_code(unsigned long addr)
 {
 	const struct marker_site *s;
 
-	for (s = __start___markers; s < __stop___markers; s++)
+	for (s = __start___marker_sites; s < __stop___marker_sites; s++)
 		if (marker_site_code(s) == addr)
 			return true;
 	return false;
@@ -970,7 +970,7 @@ static int mark_sites(void)
 	const struct marker_site *s;
 	int n = 0;
 
-	for (s = __start___markers; s < __stop___markers; s++)
+	for (s = __start___marker_sites; s < __stop___marker_sites; s++)
 		n += !!marker_site_marker(s)->format;
 	return n;
 }
@@ -991,7 +991,7 @@ static void markers_test_mark_sym(struct kunit *test)
 	ms->want = MARK_SYM_PREFIX "markers_kunit_basic.markers_kunit.";
 	kallsyms_on_each_symbol(mark_sym_check, ms);
 
-	KUNIT_EXPECT_LT(test, mark_sites(), (int)(__stop___markers - __start___markers));
+	KUNIT_EXPECT_LT(test, mark_sites(), (int)(__stop___marker_sites - __start___marker_sites));
 	KUNIT_EXPECT_EQ(test, ms->syms, mark_sites());
 	KUNIT_EXPECT_EQ(test, ms->on_site, ms->syms);
 	KUNIT_EXPECT_EQ(test, ms->unique, ms->syms);
@@ -1097,7 +1097,7 @@ static struct marker *marker_of(const char *name)
 {
 	struct marker *m;
 
-	for (m = __start___markers_meta; m < __stop___markers_meta; m++)
+	for (m = __start___markers; m < __stop___markers; m++)
 		if (!strcmp(m->name, name))
 			return m;
 	return NULL;

@@ -56,9 +56,9 @@ struct marker_probe_closure {
  * @key: enabled while probes are connected, where sites are jump labels
  *	 (CONFIG_MARKERS_STATIC_KEYS)
  *
- * One per expansion, in the __markers_meta section.  A static inline
+ * One per expansion, in the __markers section.  A static inline
  * function inlined in several places has one struct marker and, with arch
- * support, one patchable site per copy in the __markers section.
+ * support, one patchable site per copy in the __marker_sites section.
  * @state and @probes are written by kernel/marker.c only, under its mutex.
  */
 struct marker {
@@ -73,8 +73,8 @@ struct marker {
 
 #ifdef CONFIG_MARKERS
 
-extern struct marker __start___markers_meta[];
-extern struct marker __stop___markers_meta[];
+extern struct marker __start___markers[];
+extern struct marker __stop___markers[];
 
 void marker_run_probes(const struct marker *mark, void *call_private, ...);
 void marker_skip_unwatched(const struct marker *mark);
@@ -120,8 +120,8 @@ static inline struct marker *marker_site_marker(const struct marker_site *s)
 	return (struct marker *)((unsigned long)&s->marker + s->marker);
 }
 
-extern struct marker_site __start___markers[];
-extern struct marker_site __stop___markers[];
+extern struct marker_site __start___marker_sites[];
+extern struct marker_site __stop___marker_sites[];
 
 static inline unsigned long marker_probe_call_code(const struct marker_probe_call *c)
 {
@@ -133,8 +133,8 @@ static inline struct marker *marker_probe_call_marker(const struct marker_probe_
 	return (struct marker *)((unsigned long)&c->marker + c->marker);
 }
 
-extern struct marker_probe_call __start___markers_calls[];
-extern struct marker_probe_call __stop___markers_calls[];
+extern struct marker_probe_call __start___marker_calls[];
+extern struct marker_probe_call __stop___marker_calls[];
 
 /**
  * struct marker_change - one instruction for the arch to change
@@ -216,7 +216,7 @@ static inline const u64 *arch_marker_va_slots(va_list *args)
 #define __MARK_DEFINE(var, mname, mformat, args...)			\
 	static const char var##_fmt[] = mformat;			\
 	static struct marker var __used __aligned(8)			\
-	__section("__markers_meta") = {					\
+	__section("__markers") = {					\
 		.name = mname,						\
 		.format = var##_fmt,					\
 		__MARK_KEY_INIT						\
@@ -227,7 +227,7 @@ static inline const u64 *arch_marker_va_slots(va_list *args)
 /* The metadata of one MARK_ENABLED() expansion: no format, no arguments. */
 #define __MARK_DEFINE_ENABLED(var, mname)				\
 	static struct marker var __used __aligned(8)			\
-	__section("__markers_meta") = {					\
+	__section("__markers") = {					\
 		.name = mname,						\
 		__MARK_KEY_INIT						\
 	}

@@ -26,7 +26,7 @@ static inline const struct marker_site *marker_test_site(const char *name)
 {
 	const struct marker_site *s;
 
-	for (s = __start___markers; s < __stop___markers; s++)
+	for (s = __start___marker_sites; s < __stop___marker_sites; s++)
 		if (!strcmp(marker_site_marker(s)->name, name))
 			return s;
 	return NULL;

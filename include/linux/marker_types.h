@@ -32,7 +32,7 @@ static inline bool is_marker_symbol(const char *name)
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 /*
- * One entry of the __markers section per patchable site, PC-relative and
+ * One entry of the __marker_sites section per patchable site, PC-relative and
  * laid out like struct jump_entry, so that objtool follows the site to its
  * out-of-line block.
  */
@@ -43,7 +43,7 @@ struct marker_site {
 };
 
 /*
- * One entry of the __markers_calls section per call of the probes in an
+ * One entry of the __marker_calls section per call of the probes in an
  * out-of-line block: a direct call whose target is the marker's only
  * probe, or marker_iterate().  Laid out like struct marker_site.
  */

@@ -609,7 +609,7 @@ static struct notifier_block marker_events_going_nb = {
  */
 static int __init marker_events_init(void)
 {
-	marker_events_add(__start___markers_meta, __stop___markers_meta, NULL);
+	marker_events_add(__start___markers, __stop___markers, NULL);
 #ifdef CONFIG_MODULES
 	return register_module_notifier(&marker_events_coming_nb) ?:
 	       register_module_notifier(&marker_events_going_nb);

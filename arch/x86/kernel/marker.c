@@ -54,7 +54,7 @@
  * DOC: x86-64 sites
  *
  * A MARK() site is a 5-byte NOP (BYTES_NOP5) emitted by asm goto and
- * recorded in the __markers section with its out-of-line block and its
+ * recorded in the __marker_sites section with its out-of-line block and its
  * struct marker.  Connecting the first probe to a marker's name arms every
  * site of the name into a jmp rel32 to its block; disconnecting the last
  * one turns it back into the NOP.  A MARK_ENABLED() site is the same NOP,
@@ -65,7 +65,7 @@
  * builds there a va_list whose register areas are used up, so that every
  * va_arg() reads the next slot (the x86-64 ABI's overflow area).  With
  * preemption off, where RCU watches the CPU, it reads the marker's probe
- * array and makes a direct call, recorded in the __markers_calls section,
+ * array and makes a direct call, recorded in the __marker_calls section,
  * with the first closure's probe_private, the site's call_private, the
  * format and that va_list.  kernel/marker.c points the call at the probe
  * itself while the marker has exactly one probe, and at marker_iterate()

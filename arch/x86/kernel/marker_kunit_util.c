@@ -70,7 +70,7 @@ int mkt_sites_get(const char *name, const struct marker_site **v, int max)
 	const struct marker_site *s;
 	int n = 0;
 
-	for (s = __start___markers; s < __stop___markers; s++)
+	for (s = __start___marker_sites; s < __stop___marker_sites; s++)
 		if (!strcmp(marker_site_marker(s)->name, name) && n < max)
 			v[n++] = s;
 	return n;

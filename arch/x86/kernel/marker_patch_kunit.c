@@ -367,7 +367,7 @@ static unsigned long probe_call_target(const char *name)
 	const struct marker_probe_call *c;
 	unsigned long code;
 
-	for (c = __start___markers_calls; c < __stop___markers_calls; c++) {
+	for (c = __start___marker_calls; c < __stop___marker_calls; c++) {
 		if (strcmp(marker_probe_call_marker(c)->name, name))
 			continue;
 		code = marker_probe_call_code(c);

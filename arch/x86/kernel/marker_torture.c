@@ -139,7 +139,7 @@ static int torture_sites_get(void)
 	const struct marker_site *s;
 	int n = 0;
 
-	for (s = __start___markers; s < __stop___markers; s++)
+	for (s = __start___marker_sites; s < __stop___marker_sites; s++)
 		if (!strcmp(marker_site_marker(s)->name, "markers_x86_stress") &&
 		    n < TORTURE_SITES)
 			tt.sites[n++] = s;

@@ -4,7 +4,7 @@
 
 /*
  * An x86 marker site is one 5-byte NOP (BYTES_NOP5, which text_poke_bp()
- * knows how to emulate) that asm goto records in __markers together with
+ * knows how to emulate) that asm goto records in __marker_sites together with
  * its out-of-line block, the call to the probes, and its struct marker.
  * Armed, it is a jmp rel32 to that block, which jumps back after the call.
  * See arch/x86/kernel/marker.c.
@@ -186,7 +186,7 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
 	CONCATENATE(__MARK_SLOTS_, COUNT_ARGS(args))(args)
 
 /*
- * The call of the probes: a direct call, recorded in __markers_calls, that
+ * The call of the probes: a direct call, recorded in __marker_calls, that
  * kernel/marker.c points at the marker's probe while it has exactly one,
  * and at marker_iterate() otherwise.  The probe gets the probe_private of
  * the array @probes the site read, the site's call_private, the format
@@ -205,7 +205,7 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
 			__probes;					\
 									\
 		asm volatile("1: call %c[fn]\n\t"			\
-			     ".pushsection __markers_calls, \"a\"\n\t"	\
+			     ".pushsection __marker_calls, \"a\"\n\t"	\
 			     _ASM_ALIGN "\n\t"				\
 			     ".long 1b - ., 0\n\t"			\
 			     _ASM_PTR "%c[m] - .\n\t"			\
@@ -245,12 +245,12 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
 	} while (0)
 
 /*
- * A site's asm: the NOP, recorded in __markers with its out-of-line
+ * A site's asm: the NOP, recorded in __marker_sites with its out-of-line
  * block, the asm goto label @label, and its struct marker, operand 0.
  */
 #define __MARK_NOP(label)						\
 	"1: .byte " __stringify(BYTES_NOP5) "\n\t"			\
-	".pushsection __markers, \"a\"\n\t"				\
+	".pushsection __marker_sites, \"a\"\n\t"				\
 	_ASM_ALIGN "\n\t"						\
 	".long 1b - ., %l[" label "] - .\n\t"				\
 	_ASM_PTR "%c0 - .\n\t"						\
