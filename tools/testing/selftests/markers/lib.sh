@@ -62,10 +62,8 @@ unload_all() {
 # no_record_cmd: keep the sched_switch and sched_wakeup tracepoints off
 # while this test enables and disables trace events; restored on exit.
 # With record-cmd on, the first event enabled and the last one disabled
-# switch them through text_poke_bp().  Under QEMU's multi-threaded TCG,
-# CPUs then went on running a stale int3 in __schedule() and
-# try_to_wake_up() with interrupts off, and the kernel's own sync never
-# completed: a hang in stock code, and not what these tests are about.
+# switch them through text_poke_bp(), patching the scheduler's hot paths:
+# not what these tests are about, so they keep to the markers' own text.
 # With no event enabled, switching the option itself patches nothing.
 no_record_cmd() {
 	_rc_opt=/sys/kernel/tracing/options/record-cmd

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# markers_bench, which `make bench` drives: its commands print rows, and
-# bad ones are refused with EINVAL and a log line.  (Its figures are not
-# checked here; they are what make bench is for.)
+# markers_bench: its commands print rows, and bad ones are refused with
+# EINVAL and a log line.  (Its figures are not checked here: it is a
+# benchmark.)
 . "$(dirname "$0")/lib.sh"
 require_root
 D=/sys/kernel/debug
@@ -18,8 +18,8 @@ rows() {
 	dmesg | grep -c "markers_bench: row $1 [0-9][0-9]*\$"
 }
 # armed: the bench_pass marker's armed sites, from debugfs.  (Not from
-# the sites file: naming 11,123 sites there takes a minute under TCG,
-# each a linear search of the module's symbols.)
+# the sites file: naming 11,123 sites there is slow, each a linear
+# search of the module's symbols.)
 armed() {
 	grep '^bench_pass markers_bench ' $D/markers/markers |
 		grep -o 'armed=[0-9]*'
