@@ -113,6 +113,10 @@ install_guest() {
 		USERLDFLAGS=-static INSTALL_PATH="$root/kselftest" install \
 		> "$b/kselftest.log" 2>&1 ||
 		{ cat "$b/kselftest.log" >&2; die "kselftest install failed"; }
+	# ftracetest, which runs the marker events' test cases (test.d/markers)
+	# with busybox sh.
+	cp -r "$SRC/tools/testing/selftests/ftrace" "$root/kselftest/ftrace"
+	rm -rf "$root/kselftest/ftrace/logs"
 	cp "$TOP"/harness/guest/* "$root/harness/"
 	# Debian's trace-cmd and perf are the host's: x86-64 guests only.
 	if [ -z "$ucross" ]; then

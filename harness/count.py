@@ -2,17 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 """count.py [--pass NAME | --fail NAME]... LOG...: count the results in guest console logs.
 
-Reads KUnit (KTAP) and kselftest (TAP) results from each console log, the
-result line of each torture test (`marker-torture:--- End of test: SUCCESS`,
-one test each), the harness's own lines (CPUs online, guest finished) and
-any splat.  Prints a summary line per log, every failure, and last
-`N passed, N failed`.
+Reads KUnit (KTAP) and kselftest (TAP) results from each console log,
+ftracetest's result of each test case (`[N] DESCRIPTION\t[PASS]`, one test
+each), the result line of each torture test (`marker-torture:--- End of
+test: SUCCESS`, one test each), the harness's own lines (CPUs online, guest
+finished) and any splat.  Prints a summary line per log, every failure,
+and last `N passed, N failed`.
 Exit status 1 when anything failed, went missing, or splatted.
 
 A test that was planned (1..N) but never reported counts as failed; so do
-skips: this project's tests are expected to run.  So does a torture test
-that the kernel command line runs at boot (NAME_torture.run_at_boot=1)
-without its End of test line.
+skips: this project's tests are expected to run.  So does an ftracetest
+test case that ends other than PASS (UNSUPPORTED and UNRESOLVED included),
+and each of the cases that harness/guest/check.sh announced
+(`harness: ftracetest DIR: N test cases`) but ftracetest never reported.
+So does a torture test that the kernel command line runs at boot
+(NAME_torture.run_at_boot=1) without its End of test line.
 """
 import os
 import re
@@ -30,6 +34,17 @@ SUBTEST = re.compile(r'^(\s*)# Subtest: (.*)$')
 TORTURE_END = re.compile(r'^(\w+)-torture:--- End of test: (\w+)')
 # marker_torture.run_at_boot=1: the marker torture test runs at boot.
 TORTURE_BOOT = re.compile(r'(?:^|\s)(\w+)_torture\.run_at_boot=1(?:\s|$)')
+# ftracetest -v, which harness/guest/check.sh announces with the number of
+# test cases it runs, prints "[N] DESCRIPTION" as case N starts and
+# "\t[RESULT]" as it ends; what the kernel prints meanwhile comes between
+# the two, on the same line or on lines of its own.  Its summary ends with
+# the count of undefined results.
+FTRACE_PLAN = re.compile(r'^harness: ftracetest (\S+): (\d+) test cases$')
+FTRACE_CASE = re.compile(r'^\[(\d+)\](.*)$')
+FTRACE_RESULT = re.compile(r'\t\[([A-Z]+)\]$')
+FTRACE_END = re.compile(r'^# of undefined\(test bug\):')
+# Where the kernel's own line starts, in the middle of ftracetest's.
+KERNEL_MIDLINE = re.compile(r'\[\s*\d+\.\d+\].*$')
 
 SPLATS = [
     r'BUG:', r'WARNING:', r'Oops', r'Kernel panic', r'general protection',
@@ -71,6 +86,57 @@ class Log:
         self.failed.append(what)
 
 
+class Ftracetest:
+    """One run of ftracetest that harness/guest/check.sh announced."""
+
+    def __init__(self, log, where, planned):
+        self.log = log
+        self.where = where
+        self.planned = planned
+        self.seen = 0
+        self.case = None        # the case started, its result not seen
+
+    def line(self, line):
+        """Take one console line; False once the run is over."""
+        if FTRACE_END.match(line):
+            return False
+        m = FTRACE_CASE.match(line)
+        if m:
+            self.unfinished()
+            desc = KERNEL_MIDLINE.sub('', FTRACE_RESULT.sub('', m.group(2)))
+            self.case = '[%s]%s' % (m.group(1), desc.rstrip())
+        if self.case is None:
+            return True
+        m = FTRACE_RESULT.search(line)
+        if m:
+            self.seen += 1
+            if m.group(1) == 'PASS':
+                self.log.ok()
+            else:
+                self.log.fail('ftracetest: %s: %s %s' %
+                              (self.where, self.case, m.group(1)))
+            self.case = None
+        return True
+
+    def unfinished(self):
+        if self.case is not None:
+            self.seen += 1
+            self.log.fail('ftracetest: %s: %s: no result' %
+                          (self.where, self.case))
+            self.case = None
+
+    def close(self):
+        self.unfinished()
+        if self.planned == 0:
+            self.log.fail('ftracetest: %s: no test case' % self.where)
+        for _ in range(self.planned - self.seen):
+            self.log.fail('ftracetest: %s: %d planned, %d reported' %
+                          (self.where, self.planned, self.seen))
+        if self.seen > self.planned:
+            self.log.fail('ftracetest: %s: %d planned, %d reported' %
+                          (self.where, self.planned, self.seen))
+
+
 def parse(path):
     log = Log(path)
     cpus = None
@@ -81,6 +147,7 @@ def parse(path):
     # Stack of open TAP blocks: [indent, planned, seen, name, kind]
     blocks = []
     kind = None
+    ftrace = None           # the ftracetest run under way
     for raw in open(path, errors='replace'):
         line = PREFIX.sub('', raw.rstrip('\r\n'))
         if SPLAT.search(line) and not BENIGN.search(line):
@@ -90,6 +157,18 @@ def parse(path):
             cpus = int(m.group(1))
         if line.startswith('harness: guest finished'):
             finished = True
+        m = FTRACE_PLAN.match(line)
+        if m or (ftrace and line.startswith('harness: guest finished')):
+            if ftrace:
+                ftrace.close()
+            ftrace = Ftracetest(log, m.group(1), int(m.group(2))) if m \
+                else None
+            continue
+        if ftrace:
+            if not ftrace.line(line):
+                ftrace.close()
+                ftrace = None
+            continue
         if line.startswith('Kernel command line:'):
             torture_due.update(TORTURE_BOOT.findall(line))
         m = TORTURE_END.match(line)
@@ -155,6 +234,8 @@ def parse(path):
             log.fail('%s %s %s' % (what, verdict, directive))
     while blocks:
         close(log, blocks.pop())
+    if ftrace:
+        ftrace.close()
     for name in sorted(torture_due - torture_ended):
         log.fail('torture: %s: run at boot, but no End of test line' % name)
     if cpus == EXPECT_CPUS:

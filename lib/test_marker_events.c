@@ -3,8 +3,8 @@
  * Markers whose trace events the markers kselftests read: one of each
  * kind of format.  Writing N to the "pass" parameter passes every marker
  * once with values derived from N; writing K to "burst" passes tme_basic
- * K times.  tools/testing/selftests/markers/test_events.sh knows the
- * values.
+ * K times.  tools/testing/selftests/ftrace/test.d/markers/ and the
+ * markers kselftests know the values.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

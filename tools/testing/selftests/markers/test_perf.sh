@@ -3,9 +3,10 @@
 #
 # perf (the distribution's) samples markers as tracepoint events of the
 # task that passes them and decodes them by their format file; perf stat
-# counts every pass.  test_marker_events passes each of its markers once
-# per write to its "pass" parameter, tme_basic K times per write of K to
-# its "burst" parameter.
+# counts every pass; an event that perf has open holds its module.
+# test_marker_events passes each of its markers once per write to its
+# "pass" parameter, tme_basic K times per write of K to its "burst"
+# parameter.
 . "$(dirname "$0")/lib.sh"
 require_root
 require_tool perf
@@ -14,9 +15,14 @@ tracefs
 M=/sys/module/test_marker_events/parameters
 data=/tmp/markers-perf.data
 log=/tmp/markers-perf.log
+ready=/tmp/markers-perf.ready
+finished=/tmp/markers-perf.finished
 # Never a pager.
 export PAGER=cat PERF_PAGER=cat
 modprobe -q -r test_marker_events 2>/dev/null
+# What the kernel says from here on is ours (dmesg).
+start="test_perf.sh: start $$"
+echo "$start" > /dev/kmsg
 
 check "test_marker_events loads" modprobe test_marker_events
 
@@ -74,8 +80,27 @@ check "  counts 1000 passes of a burst" \
 [ "$rc" = 0 ] || printf '%s\n' "$out"
 
 # perf holds the module of an event it has open, as for any module's
-# event: test_event_lifetime.sh.
-
-check "test_marker_events unloads" modprobe -r test_marker_events
-rm -f $data $log $log.pid
+# event (and as an enable_event trigger does: ftracetest's
+# test.d/markers/marker-event-trigger-hold.tc).  perf opens its events
+# before it starts the command, which says so and waits (60 s at most)
+# for the test.
+rm -f $ready $finished
+perf stat -e markers:tme_basic -a -- sh -c "touch $ready; i=0;
+	while [ ! -e $finished ] && [ \$i -lt 600 ]; do
+		sleep 0.1; i=\$((i + 1)); done" > /dev/null 2>&1 &
+i=0
+while [ ! -e $ready ] && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "perf holds it: unload refused" \
+	sh -c '! modprobe -r test_marker_events 2>/dev/null'
+check "  the event still counts" test -d $T/events/markers/tme_basic
+touch $finished
+wait
+check "  perf done, the module unloads" modprobe -r test_marker_events
+check "no splat in the kernel log" \
+	eq "$(dmesg | sed -n "/$start\$/,\$p" |
+	      grep -c -e 'BUG' -e 'WARNING' -e 'KASAN' -e 'Oops')" 0
+rm -f $data $log $log.pid $ready $finished
 exit $rc
