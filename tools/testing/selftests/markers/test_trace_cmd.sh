@@ -22,9 +22,9 @@ modprobe -q -r test_marker_events 2>/dev/null
 # touch the option itself.
 no_record_cmd
 # trace-cmd 3.1 forks a recorder per CPU, then the command; a recorder
-# told to stop before it reads keeps nothing: under TCG, 6 runs of 30
-# with a short command recorded nothing at all.  So the command first
-# waits (10 s at most) until every CPU's trace_pipe_raw is open.
+# told to stop before it reads keeps nothing, and a short command may
+# end before the recorders start.  So the command first waits (10 s at
+# most) until every CPU's trace_pipe_raw is open.
 cpus=$(ls -d $T/per_cpu/cpu* | wc -l)
 wait_recorders="i=0; while [ \$i -lt 100 ] &&
 	[ \$(ls -l /proc/[0-9]*/fd 2>/dev/null |
