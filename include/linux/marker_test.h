@@ -22,9 +22,9 @@ void marker_test_set_flush(void (*fn)(const struct marker_change *v, unsigned in
 #endif
 
 /* The first vmlinux site of the marker @name, or NULL. */
-static inline const struct marker_site *marker_test_site(const char *name)
+static inline struct marker_site *marker_test_site(const char *name)
 {
-	const struct marker_site *s;
+	struct marker_site *s;
 
 	for (s = __start___marker_sites; s < __stop___marker_sites; s++)
 		if (!strcmp(marker_site_marker(s)->name, name))
