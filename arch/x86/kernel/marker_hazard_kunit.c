@@ -248,12 +248,9 @@ static void markers_x86_test_kprobe_text_poke(struct kunit *test)
 	struct kprobe *kp, *watch;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	kp = mkt_site_kprobe(test, s);
 	watch = kunit_kzalloc(test, sizeof(*watch), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, kp);
 	KUNIT_ASSERT_NOT_NULL(test, watch);
-	kp->addr = (void *)marker_site_code(s);
-	kp->pre_handler = mkt_count_kprobe;
 	KUNIT_ASSERT_EQ(test, 0, register_kprobe(kp));
 	watch->symbol_name = "perf_event_text_poke";
 	watch->pre_handler = count_text_poke;
@@ -285,10 +282,7 @@ static void markers_x86_test_kprobe_foreign(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	code = (u8 *)marker_site_code(s);
-	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, kp);
-	kp->addr = (void *)code;
-	kp->pre_handler = mkt_count_kprobe;
+	kp = mkt_site_kprobe(test, s);
 	KUNIT_ASSERT_EQ(test, 0, register_kprobe(kp));
 	KUNIT_ASSERT_EQ(test, 0, disable_kprobe(kp));
 	KUNIT_ASSERT_EQ(test, code[0], x86_nops[5][0]);
@@ -586,8 +580,11 @@ static bool held_moved(void)
 	       task_curr(mkt_hd.passer) && mkt_holding() == 1;
 }
 
-/* At step 1: the passer meets the site, is held, and is moved. */
-static void held_move_step(unsigned int step)
+/*
+ * At step 1: let the passer meet the site, wait until it is held, set
+ * the helper on it, and record whether @acted came true meanwhile.
+ */
+static void held_act(unsigned int step, bool (*acted)(void))
 {
 	if (step != 1)
 		return;
@@ -597,8 +594,13 @@ static void held_move_step(unsigned int step)
 	WRITE_ONCE(mkt_hd.act, 1);
 	if (mkt_hd.helper)
 		wake_up_process(mkt_hd.helper);
-	/* Moved, running on @second, still held. */
-	mkt_hd.ok_step = mkt_spin_until(held_moved, 2000);
+	mkt_hd.ok_step = mkt_spin_until(acted, 2000);
+}
+
+/* The passer is held, then moved: running on @second, still held. */
+static void held_move_step(unsigned int step)
+{
+	held_act(step, held_moved);
 }
 
 /*
@@ -657,15 +659,7 @@ static bool held_back(void)
 /* Chunk 1, step 1: the passer is held, then preempted by the hog. */
 static void held_hog_step(unsigned int step)
 {
-	if (step != 1)
-		return;
-	WRITE_ONCE(mkt_hd.go, 1);
-	if (!mkt_spin_until(mkt_one_held, 2000))
-		return;
-	WRITE_ONCE(mkt_hd.act, 1);
-	if (mkt_hd.helper)
-		wake_up_process(mkt_hd.helper);
-	mkt_hd.ok_step = mkt_spin_until(held_hogged, 2000);
+	held_act(step, held_hogged);
 }
 
 /*

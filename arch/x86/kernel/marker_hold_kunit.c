@@ -155,11 +155,7 @@ static void markers_x86_test_kprobe_toggle(struct kunit *test)
 	int cpu, i, n = 0, refused = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, kp);
-	kp->addr = (void *)marker_site_code(s);
-	kp->pre_handler = mkt_count_kprobe;
-	atomic_long_set(&mkt_kprobe_hits, 0);
+	kp = mkt_site_kprobe(test, s);
 	atomic_long_set(&mkt_probe_hits, 0);
 	atomic_set(&kprobe_passers_done, 0);
 	KUNIT_ASSERT_EQ(test, 0, register_kprobe(kp));

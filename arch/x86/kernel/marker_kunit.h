@@ -61,6 +61,7 @@ void mkt_pass_hold(void);
 extern atomic_long_t mkt_kprobe_hits;
 
 int mkt_count_kprobe(struct kprobe *p, struct pt_regs *regs);
+struct kprobe *mkt_site_kprobe(struct kunit *test, const struct marker_site *s);
 
 int mkt_sites_get(const char *name, const struct marker_site **v, int max);
 void mkt_poke_byte(const struct marker_site *s, u8 byte);

@@ -64,6 +64,21 @@ int mkt_count_kprobe(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * A kprobe on @s's first byte, not registered yet, whose hits
+ * mkt_kprobe_hits counts from 0.
+ */
+struct kprobe *mkt_site_kprobe(struct kunit *test, const struct marker_site *s)
+{
+	struct kprobe *kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	kp->addr = (void *)marker_site_code(s);
+	kp->pre_handler = mkt_count_kprobe;
+	atomic_long_set(&mkt_kprobe_hits, 0);
+	return kp;
+}
+
 /* Up to @max vmlinux sites of the marker @name in @v; how many. */
 int mkt_sites_get(const char *name, const struct marker_site **v, int max)
 {

@@ -91,11 +91,7 @@ static void markers_x86_test_kprobe_arm(struct kunit *test)
 	struct kprobe *kp;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, kp);
-	kp->addr = (void *)marker_site_code(s);
-	kp->pre_handler = mkt_count_kprobe;
-	atomic_long_set(&mkt_kprobe_hits, 0);
+	kp = mkt_site_kprobe(test, s);
 	KUNIT_ASSERT_EQ(test, 0, register_kprobe(kp));
 	expect_site(test, s, false, true);
 
