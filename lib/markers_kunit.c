@@ -16,6 +16,7 @@
 #include <linux/kprobes.h>
 #include <linux/marker.h>
 #include <linux/marker_test.h>
+#include <linux/rcupdate.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #ifdef CONFIG_ARM64
@@ -585,7 +586,7 @@ static int swap_passer(void *data)
 	while (!READ_ONCE(sw.stop)) {
 		pass_swap(n);
 		if (!(++n & 63))
-			cond_resched();
+			cond_resched_tasks_rcu_qs();
 	}
 	atomic64_add(n, &sw.passes);
 	while (!kthread_should_stop())
@@ -699,7 +700,7 @@ static int passer(void *data)
 {
 	while (!kthread_should_stop()) {
 		pass_basic(1);
-		cond_resched();
+		cond_resched_tasks_rcu_qs();
 	}
 	return 0;
 }

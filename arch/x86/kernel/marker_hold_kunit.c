@@ -135,7 +135,7 @@ static int kprobe_passer(void *data)
 	for (i = 0; i < KPROBE_PASSES; i++) {
 		mkt_pass_hold();
 		if (!(i & 63))
-			cond_resched();
+			cond_resched_tasks_rcu_qs();
 	}
 	atomic_inc(&kprobe_passers_done);
 	return mkt_park();

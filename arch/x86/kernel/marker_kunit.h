@@ -15,6 +15,7 @@
 #include <linux/marker.h>
 #include <linux/marker_test.h>
 #include <linux/ptrace.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <asm/nops.h>
 #include <asm/text-patching.h>

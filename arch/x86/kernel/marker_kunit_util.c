@@ -9,6 +9,7 @@
 #include <linux/ktime.h>
 #include <linux/memory.h>
 #include <linux/random.h>
+#include <linux/rcupdate.h>
 #include <linux/smp.h>
 
 #include "marker_kunit.h"
@@ -372,7 +373,7 @@ int mkt_loop_thread(void *data)
 	while (!READ_ONCE(*l->stop)) {
 		l->round();
 		if (!(++n & (l->every - 1)))
-			cond_resched();
+			cond_resched_tasks_rcu_qs();
 	}
 	if (l->rounds)
 		atomic_long_add(n, l->rounds);

@@ -23,6 +23,7 @@
 #include <linux/moduleparam.h>
 #include <linux/nmi.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -169,7 +170,7 @@ static int marker_torture_passer(void *arg)
 		}
 		if (!(n & 63)) {
 			WRITE_ONCE(p->passes, n);
-			cond_resched();
+			cond_resched_tasks_rcu_qs();
 		}
 	}
 	WRITE_ONCE(p->passes, n);
