@@ -7,8 +7,8 @@ SHELL := /bin/bash
 H := harness
 VARIANT ?= default
 
-.PHONY: all deps kernel demo check lint bench bpftrace-check series series-check \
-	clean distclean
+.PHONY: all deps kernel demo check kunit lint bench bpftrace-check series \
+	series-check clean distclean
 
 all: check
 
@@ -24,6 +24,16 @@ demo: deps
 
 check: deps
 	@bash $(H)/check.sh
+
+# The KUnit suites as kernel developers run them: kunit.py builds its own
+# x86-64 kernel from the markers kunitconfig in out/kunit and boots it
+# with one TCG thread (see README.md).
+kunit: deps
+	@bash $(H)/tree.sh && cd out/src && python3 tools/testing/kunit/kunit.py \
+		run --arch=x86_64 --build_dir=$(CURDIR)/out/kunit \
+		--kunitconfig=tools/testing/kunit/configs/markers.config \
+		--qemu_args='-smp 4 -accel tcg,thread=single' \
+		--make_options CC='ccache gcc'
 
 lint: deps
 	@bash $(H)/build.sh default && bash $(H)/lint.sh
