@@ -52,8 +52,10 @@
 	".irp s," MARK_SYM_PREFIX namestr "." __MARK_SYM_FILE "."	\
 	__stringify(__LINE__) "\n\t"					\
 	".ifndef \\s\n\t"						\
+	".type \\s, STT_FUNC\n\t"					\
 	"\\s:\n\t"							\
 	".else\n\t"							\
+	".type \\s\\().%=, STT_FUNC\n\t"				\
 	"\\s\\().%=:\n\t"						\
 	".endif\n\t"							\
 	".endr\n\t"
