@@ -353,13 +353,19 @@ static struct marker_entry *marker_entry_find_or_add(const char *name)
 	return e;
 }
 
-/* Free @e if nothing is connected to it any more. */
+/*
+ * Free @e if nothing is connected to it any more and it selects no sites;
+ * the format is the probes', and goes with the last of them.
+ */
 static void marker_entry_put(struct marker_entry *e)
 {
 	if (e->nr_probes)
 		return;
-	hash_del(&e->hlist);
 	kfree(e->format);
+	e->format = NULL;
+	if (e->query)
+		return;
+	hash_del(&e->hlist);
 	kfree(e);
 }
 
@@ -390,13 +396,16 @@ static inline void marker_key_set(struct marker *m, bool connected)
 }
 #endif
 
-/* Point @m at @e's probes, or disconnect it; keep format mismatches out. */
+/*
+ * Point @m at @e's probes if it is among @e's selected sites, or
+ * disconnect it; keep format mismatches out.
+ */
 static void marker_set_probes(struct marker *m, const struct marker_entry *e,
 			      struct module *mod)
 {
 	struct marker_probe_closure *p = NULL;
 
-	if (e && e->probes) {
+	if (e && e->probes && marker_query_match(e->query, m, mod)) {
 		if (!marker_format_ok(m, e->format)) {
 			pr_warn("%s%s%s: format \"%s\" differs from the probes' \"%s\", not connected\n",
 				mod ? module_name(mod) : "", mod ? ":" : "",
@@ -1057,6 +1066,71 @@ static bool marker_name_ok(const char *name)
 	       !name ? "NULL" : *name ? "too long" : "empty");
 	return false;
 }
+
+/*
+ * Connect @e's probes to the markers its query selects, and disconnect
+ * the others: each marker goes 0 -> 1 or 1 -> 0 as for the name's first
+ * and last probe.
+ */
+static int marker_entry_reselect(struct marker_entry *e)
+{
+	int ret;
+
+	if (!e->nr_probes)
+		return 0;
+	marker_gp_wait(MARKER_GP_1_0_1);
+	marker_connect_all(e);
+	ret = marker_patch(e, MARKER_SITES | MARKER_CALLS);
+	marker_gp_start(MARKER_GP_1_0_1);
+	return ret;
+}
+
+/**
+ * marker_select() - choose which sites of a marker its probes connect to
+ * @name: the marker's name
+ * @query: the sites, by module, file, function and line ("file foo.c
+ *	   line 10-20"; see Documentation/trace/markers.rst), or NULL or
+ *	   "" for all of them
+ *
+ * From then on the probes of @name, those of its trace event included,
+ * are connected to the MARK() sites that @query matches, in vmlinux and
+ * in modules loaded later; the name's other sites stay disabled.  The
+ * query is kept while no probe is connected, so that it may be set
+ * before the first probe arms any site.  MARK_ENABLED() is not a site:
+ * it is true while the name has probes, whatever the query.
+ *
+ * Return: 0; -EINVAL for a bad @name or @query (logged; nothing changes),
+ * or if a site could not be set (its bytes were not as expected; logged:
+ * the query is in force for the others); -ENOMEM.
+ */
+int marker_select(const char *name, const char *query)
+{
+	struct marker_query *q, *old;
+	struct marker_entry *e;
+	int ret;
+
+	if (!marker_name_ok(name))
+		return -EINVAL;
+	ret = marker_query_parse(name, query, &q);
+	if (ret)
+		return ret;
+	mutex_lock(&markers_mutex);
+	e = q ? marker_entry_find_or_add(name) : marker_entry_find(name);
+	if (!e) {
+		ret = q ? -ENOMEM : 0;
+		marker_query_free(q);
+		goto unlock;
+	}
+	old = e->query;
+	e->query = q;
+	ret = marker_entry_reselect(e);
+	marker_query_free(old);
+	marker_entry_put(e);
+unlock:
+	mutex_unlock(&markers_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(marker_select);
 
 /**
  * marker_probe_register() - connect a probe to a marker by name

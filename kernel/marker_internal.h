@@ -12,6 +12,8 @@
 #include <linux/mutex.h>
 
 struct marker_probes;
+struct marker_query;
+struct module;
 
 /**
  * struct marker_entry - the probes connected to one marker name
@@ -19,15 +21,18 @@ struct marker_probes;
  * @probes: connected probes, or NULL
  * @nr_probes: number of closures in @probes
  * @format: format the probes expect; NULL until a probe names one
+ * @query: the sites the probes connect to (marker_select()), NULL for all
  * @name: the marker name
  *
- * Exists from the first registration to the last unregistration.
+ * Exists while probes are connected to the name or a query selects its
+ * sites.
  */
 struct marker_entry {
 	struct hlist_node hlist;
 	struct marker_probes *probes;
 	unsigned int nr_probes;
 	char *format;
+	struct marker_query *query;
 	char name[];
 };
 
@@ -75,6 +80,13 @@ extern struct hlist_head marker_table[1 << MARKER_HASH_BITS];
 extern struct list_head marker_ranges;
 
 struct marker_entry *marker_entry_find(const char *name);
+
+/* kernel/marker_select.c */
+int marker_query_parse(const char *name, const char *query,
+		       struct marker_query **qp);
+void marker_query_free(struct marker_query *q);
+bool marker_query_match(const struct marker_query *q, const struct marker *m,
+			struct module *mod);
 bool marker_name_present(const char *name);
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 bool marker_site_writable(const struct marker_site *s,

@@ -1293,7 +1293,10 @@ static struct kunit_case markers_init_race_cases[] = {
 	{}
 };
 
-/* After every other markers suite: its batch holds markers_mutex. */
+/*
+ * After every other markers suite, its batch holding markers_mutex: last
+ * in the last object of the markers suites (lib/Makefile).
+ */
 static struct kunit_suite markers_init_race_suite = {
 	.name = "markers_init_race",
 	.test_cases = markers_init_race_cases,

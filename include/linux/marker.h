@@ -28,6 +28,7 @@
 #include <linux/types.h>
 
 struct module;
+struct seq_file;
 
 typedef void marker_probe_func(void *probe_private, void *call_private,
 			       const char *fmt, va_list *args);
@@ -48,13 +49,19 @@ struct marker_probe_closure {
  * @name: the marker's name
  * @format: printf-style format of the arguments; NULL for MARK_ENABLED(),
  *	    which passes no arguments and takes any probe of its name
- * @state: non-zero while probes are connected; tested by the sites that
- *	   are never patched (_trace_mark(), and MARK() with neither arch
- *	   support nor jump labels), and read by the core to choose what
- *	   each patchable site becomes
- * @probes: NULL-terminated array of connected probes, or NULL
- * @key: enabled while probes are connected, where sites are jump labels
- *	 (CONFIG_MARKERS_STATIC_KEYS)
+ * @file: the source file of the expansion, as __FILE__
+ * @func: the function it is written in, as __func__
+ * @state: non-zero while probes are connected to the expansion (the
+ *	   marker has probes and the expansion is among its selected sites,
+ *	   marker_select()); tested by the sites that are never patched
+ *	   (_trace_mark(), and MARK() with neither arch support nor jump
+ *	   labels), and read by the core to choose what each patchable site
+ *	   becomes
+ * @line: the source line of the expansion
+ * @probes: NULL-terminated array of the probes connected to the
+ *	    expansion, or NULL
+ * @key: enabled while probes are connected to the expansion, where sites
+ *	 are jump labels (CONFIG_MARKERS_STATIC_KEYS)
  *
  * One per expansion, in the __markers section.  A static inline
  * function inlined in several places has one struct marker and, with arch
@@ -64,7 +71,10 @@ struct marker_probe_closure {
 struct marker {
 	const char *name;
 	const char *format;
+	const char *file;
+	const char *func;
 	int state;
+	unsigned int line;
 	struct marker_probe_closure __rcu *probes;
 #ifdef CONFIG_MARKERS_STATIC_KEYS
 	struct static_key_false key;
@@ -213,12 +223,17 @@ static inline const u64 *arch_marker_va_slots(va_list *args)
 #define __MARK_KEY_INIT
 #endif
 
+/* Where the expansion is, for marker_select(). */
+#define __MARK_WHERE_INIT						\
+	.file = __FILE__, .func = __func__, .line = __LINE__,
+
 #define __MARK_DEFINE(var, mname, mformat, args...)			\
 	static const char var##_fmt[] = mformat;			\
 	static struct marker var __used __aligned(8)			\
 	__section("__markers") = {					\
 		.name = mname,						\
 		.format = var##_fmt,					\
+		__MARK_WHERE_INIT					\
 		__MARK_KEY_INIT						\
 	};								\
 	if (0)								\
@@ -229,6 +244,7 @@ static inline const u64 *arch_marker_va_slots(va_list *args)
 	static struct marker var __used __aligned(8)			\
 	__section("__markers") = {					\
 		.name = mname,						\
+		__MARK_WHERE_INIT					\
 		__MARK_KEY_INIT						\
 	}
 
@@ -261,6 +277,8 @@ int marker_probe_unregister_private_data(marker_probe_func *probe,
 void *marker_get_private_data(const char *name, marker_probe_func *probe,
 			      int num);
 void marker_synchronize_unregister(void);
+int marker_select(const char *name, const char *query);
+int marker_select_show(struct seq_file *f);
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 void marker_free_init_mem(void);
 #else
@@ -313,6 +331,11 @@ static inline void *marker_get_private_data(const char *name,
 
 static inline void marker_synchronize_unregister(void)
 {
+}
+
+static inline int marker_select(const char *name, const char *query)
+{
+	return -EOPNOTSUPP;
 }
 
 static inline void marker_free_init_mem(void)

@@ -19,6 +19,7 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/seq_buf.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
@@ -618,3 +619,87 @@ static int __init marker_events_init(void)
 #endif
 }
 early_initcall(marker_events_init);
+
+/*
+ * marker_sites: every marker site with its selection, and the queries
+ * in force (marker_select_show()); each line written is a query,
+ * "marker NAME" and the words of marker_select() in any order.
+ */
+static int marker_sites_command(const char *raw)
+{
+	char *buf, *cur, *word, *name = NULL, *rest;
+	size_t len = 0;
+	int ret = -ENOMEM;
+
+	buf = kstrdup(raw, GFP_KERNEL);
+	rest = kzalloc(strlen(raw) + 1, GFP_KERNEL);
+	if (!buf || !rest)
+		goto out;
+	ret = -EINVAL;
+	cur = buf;
+	while ((word = strsep(&cur, " \t"))) {
+		if (!*word)
+			continue;
+		if (strcmp(word, "marker")) {
+			len += sprintf(rest + len, "%s%s", len ? " " : "", word);
+			continue;
+		}
+		if (name) {
+			pr_err("marker_sites: 'marker' given twice\n");
+			goto out;
+		}
+		do {
+			name = strsep(&cur, " \t");
+		} while (name && !*name);
+		if (!name) {
+			pr_err("marker_sites: 'marker' without a name\n");
+			goto out;
+		}
+	}
+	if (!name) {
+		pr_err("marker_sites: no 'marker NAME' in '%s'\n", raw);
+		goto out;
+	}
+	ret = marker_select(name, rest);
+out:
+	kfree(rest);
+	kfree(buf);
+	return ret;
+}
+
+static int marker_sites_show(struct seq_file *f, void *v)
+{
+	return marker_select_show(f);
+}
+
+static int marker_sites_open(struct inode *inode, struct file *file)
+{
+	int ret = tracing_check_open_get_tr(NULL);
+
+	return ret ?: single_open(file, marker_sites_show, NULL);
+}
+
+static ssize_t marker_sites_write(struct file *file, const char __user *buf,
+				  size_t count, loff_t *ppos)
+{
+	return trace_parse_run_command(file, buf, count, ppos,
+				       marker_sites_command);
+}
+
+static const struct file_operations marker_sites_fops = {
+	.open = marker_sites_open,
+	.read = seq_read,
+	.write = marker_sites_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static int __init marker_sites_init(void)
+{
+	if (tracing_init_dentry())
+		return 0;
+	trace_create_file("marker_sites", TRACE_MODE_WRITE, NULL, NULL,
+			  &marker_sites_fops);
+	return 0;
+}
+fs_initcall(marker_sites_init);

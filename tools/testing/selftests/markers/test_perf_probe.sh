@@ -34,8 +34,8 @@ check "perf probe -m test_markers site=$sym" \
 	sh -c "perf probe -q -m test_markers -a 'site=$sym'"
 check "  a kprobe event on the symbol" \
 	eq "$(grep -c "^p:probe/site test_markers:$sym\$" $T/kprobe_events)" 1
-check "  perf probe -l names the function" \
-	sh -c "perf probe -l 2>&1 | grep -q 'probe:site .*(on test_markers_event+[0-9]* in test_markers)'"
+check "  perf probe -l names the function" sh -c "perf probe -l 2>&1 |
+	grep -q 'probe:site .*(on test_markers_event+[0-9]* in test_markers)'"
 check "  perf stat counts 2 passes" \
 	eq "$(hits probe:site sh -c "echo 3 > $M/pass; echo 4 > $M/pass")" 2
 

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of marker_select(): a marker's probes connected to some of
+ * its sites only, chosen by module, file, function and line.
+ */
+
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/marker.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+#define SEL		"markers_select_kunit"
+#define SEL_FMT		"site %d"
+
+/* Two expansions of one marker, in two functions on two lines. */
+static noinline void pass_sel_a(void)
+{
+	MARK(markers_select_kunit, SEL_FMT, 0);
+}
+
+static noinline void pass_sel_b(void)
+{
+	MARK(markers_select_kunit, SEL_FMT, 1);
+}
+
+static noinline bool pass_sel_enabled(void)
+{
+	return MARK_ENABLED(markers_select_kunit);
+}
+
+static atomic_t sel_hits[2];
+
+static void sel_probe(void *probe_private, void *call_private,
+		      const char *fmt, va_list *args)
+{
+	int site = va_arg(*args, int);
+
+	if (site == 0 || site == 1)
+		atomic_inc(&sel_hits[site]);
+}
+
+/* The struct marker of the expansion in @func. */
+static struct marker *sel_marker(const char *func)
+{
+	struct marker *m;
+
+	for (m = __start___markers; m < __stop___markers; m++)
+		if (!strcmp(m->name, SEL) && m->format &&
+		    !strcmp(m->func, func))
+			return m;
+	return NULL;
+}
+
+/* Pass both sites once; which of them called the probe, as a bitmask. */
+static int sel_pass(void)
+{
+	int before[2] = { atomic_read(&sel_hits[0]),
+			  atomic_read(&sel_hits[1]) };
+
+	pass_sel_a();
+	pass_sel_b();
+	return (atomic_read(&sel_hits[0]) != before[0]) |
+	       (atomic_read(&sel_hits[1]) != before[1]) << 1;
+}
+
+static int sel_init(struct kunit *test)
+{
+	atomic_set(&sel_hits[0], 0);
+	atomic_set(&sel_hits[1], 0);
+	return 0;
+}
+
+static void sel_exit(struct kunit *test)
+{
+	marker_probe_unregister(SEL, sel_probe, NULL);
+	marker_select(SEL, NULL);
+}
+
+struct sel_word_case {
+	const char *desc;
+	const char *query;	/* with %u for the line of pass_sel_b */
+	int want;		/* the sites selected, as sel_pass() says */
+};
+
+static const struct sel_word_case sel_word_cases[] = {
+	{ "func", "func pass_sel_b", 2 },
+	{ "func glob", "func pass_sel_?", 3 },
+	{ "line", "line %u", 2 },
+	{ "line range", "line %u-", 2 },
+	{ "file by base name", "file markers_select_kunit.c", 3 },
+	{ "file by path glob", "file lib/*select_kunit.c", 3 },
+	{ "other file", "file markers_kunit.c", 0 },
+	{ "module", "module vmlinux func pass_sel_a", 1 },
+	{ "other module", "module test_markers", 0 },
+	{ "every word", "module vmlinux file *.c func *_b line 1-100000", 2 },
+	{ "empty", " ", 3 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(sel_word, sel_word_cases, desc);
+
+/*
+ * Each word selects the expansions it matches, and only those: their
+ * sites are enabled and call the probe, the others stay disabled.
+ */
+static void markers_select_test_words(struct kunit *test)
+{
+	const struct sel_word_case *c = test->param_value;
+	struct marker *a = sel_marker("pass_sel_a");
+	struct marker *b = sel_marker("pass_sel_b");
+	char query[128];
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	snprintf(query, sizeof(query), c->query, b->line);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 3);
+	KUNIT_ASSERT_EQ(test, 0, marker_select(SEL, query));
+	KUNIT_EXPECT_EQ_MSG(test, sel_pass(), c->want, "query \"%s\"", query);
+	KUNIT_EXPECT_EQ(test, !!READ_ONCE(a->state), !!(c->want & 1));
+	KUNIT_EXPECT_EQ(test, !!READ_ONCE(b->state), !!(c->want & 2));
+	KUNIT_ASSERT_EQ(test, 0, marker_select(SEL, ""));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 3);
+}
+
+static const char *const sel_bad_queries[] = {
+	"line", "line x", "line 5-3", "line -", "line 1 line 2",
+	"fun pass_sel_a", "func", "func a func b", "file", "module",
+	"file a.c module",
+};
+
+static void sel_bad_desc(const char *const *q, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%s\"", *q);
+}
+
+KUNIT_ARRAY_PARAM(sel_bad, sel_bad_queries, sel_bad_desc);
+
+/* A bad query is refused with -EINVAL and changes nothing. */
+static void markers_select_test_bad(struct kunit *test)
+{
+	const char *const *q = test->param_value;
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	KUNIT_ASSERT_EQ(test, 0, marker_select(SEL, "func pass_sel_a"));
+	KUNIT_EXPECT_EQ(test, -EINVAL, marker_select(SEL, *q));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 1);
+}
+
+/* Bad names, and a query longer than a dynamic debug query may be. */
+static void markers_select_test_errors(struct kunit *test)
+{
+	char *q = kunit_kzalloc(test, 2048, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	memset(q, 'x', 2047);
+	memcpy(q, "func ", 5);
+	KUNIT_EXPECT_EQ(test, -EINVAL, marker_select(NULL, "line 1"));
+	KUNIT_EXPECT_EQ(test, -EINVAL, marker_select("", "line 1"));
+	KUNIT_EXPECT_EQ(test, -EINVAL, marker_select(SEL, q));
+}
+
+/*
+ * A query set before any probe is kept, and the first probe arms the
+ * selected site only; it outlives the probes, and goes with "".
+ */
+static void markers_select_test_before(struct kunit *test)
+{
+	struct marker *a = sel_marker("pass_sel_a");
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_EQ(test, 0, marker_select(SEL, "func pass_sel_b"));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 0);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(a->state), 0);
+	KUNIT_EXPECT_EQ(test, sel_pass(), 2);
+	marker_probe_unregister(SEL, sel_probe, NULL);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 2);
+	KUNIT_ASSERT_EQ(test, 0, marker_select(SEL, NULL));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 3);
+}
+
+/* MARK_ENABLED() is not a site: true while the name has probes. */
+static void markers_select_test_enabled(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, 0, marker_select(SEL, "func pass_sel_a"));
+	KUNIT_EXPECT_FALSE(test, pass_sel_enabled());
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	KUNIT_EXPECT_TRUE(test, pass_sel_enabled());
+	marker_probe_unregister(SEL, sel_probe, NULL);
+	KUNIT_EXPECT_FALSE(test, pass_sel_enabled());
+}
+
+static atomic_t sel_passes;
+
+static int sel_passer(void *data)
+{
+	while (!kthread_should_stop()) {
+		pass_sel_a();
+		pass_sel_b();
+		atomic_inc(&sel_passes);
+		cond_resched_tasks_rcu_qs();
+	}
+	return 0;
+}
+
+/* Wait, 10 s at most, for the passer to pass both sites @n more times. */
+static bool sel_passed(int n)
+{
+	int until = atomic_read(&sel_passes) + n;
+	unsigned long timeout = jiffies + 10 * HZ;
+
+	while (atomic_read(&sel_passes) < until) {
+		if (time_after(jiffies, timeout))
+			return false;
+		usleep_range(100, 200);
+	}
+	return true;
+}
+
+/*
+ * The query changes while a thread passes both sites: every change is in
+ * force when marker_select() returns, for this CPU's passes, and the
+ * thread's passes reach the sites each query selects.
+ */
+static void markers_select_test_live(struct kunit *test)
+{
+	static const char *const queries[] = {
+		"func pass_sel_a", "func pass_sel_b", "func nothing", "",
+	};
+	static const int want[] = { 1, 2, 0, 3 };
+	struct task_struct *t;
+	int i, hits[2];
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	t = kthread_run(sel_passer, NULL, "markers_sel");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	for (i = 0; i < 200; i++) {
+		KUNIT_ASSERT_EQ(test, 0, marker_select(SEL, queries[i % 4]));
+		KUNIT_EXPECT_EQ(test, sel_pass(), want[i % 4]);
+		if (i % 4 == 1) {
+			hits[1] = atomic_read(&sel_hits[1]);
+			KUNIT_EXPECT_TRUE(test, sel_passed(2));
+			KUNIT_EXPECT_GT(test, atomic_read(&sel_hits[1]),
+					hits[1]);
+		}
+		if (i % 4 == 0) {
+			hits[0] = atomic_read(&sel_hits[0]);
+			KUNIT_EXPECT_TRUE(test, sel_passed(2));
+			KUNIT_EXPECT_GT(test, atomic_read(&sel_hits[0]),
+					hits[0]);
+		}
+	}
+	kthread_stop(t);
+}
+
+static struct kunit_case markers_select_test_cases[] = {
+	KUNIT_CASE_PARAM(markers_select_test_words, sel_word_gen_params),
+	KUNIT_CASE_PARAM(markers_select_test_bad, sel_bad_gen_params),
+	KUNIT_CASE(markers_select_test_errors),
+	KUNIT_CASE(markers_select_test_before),
+	KUNIT_CASE(markers_select_test_enabled),
+	KUNIT_CASE(markers_select_test_live),
+	{}
+};
+
+static struct kunit_suite markers_select_test_suite = {
+	.name = "markers_select",
+	.init = sel_init,
+	.exit = sel_exit,
+	.test_cases = markers_select_test_cases,
+};
+
+kunit_test_suite(markers_select_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for selecting kernel marker sites");
+MODULE_LICENSE("GPL");

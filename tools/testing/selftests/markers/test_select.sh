@@ -1,0 +1,125 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# tracefs' marker_sites selects which sites of a marker its probes (its
+# trace event's included) connect to, by module, file, function and line;
+# the others stay disabled, on every architecture.  test_marker_events
+# passes tme_basic in tme_pass() on each write to "pass" and in
+# tme_burst() K times on each write of K to "burst".
+. "$(dirname "$0")/lib.sh"
+require_root
+require_module test_marker_events
+tracefs
+S=$T/marker_sites
+E=$T/events/markers
+P=/sys/module/test_marker_events/parameters
+D=/sys/kernel/debug/markers/sites
+if [ ! -e $S ]; then
+	echo "markers: no marker_sites"
+	exit $ksft_skip
+fi
+no_record_cmd
+modprobe -q -r test_marker_events_clash test_marker_events 2>/dev/null
+
+# flags FUNC: the flags of tme_basic's site in FUNC, as marker_sites
+# lists it.
+flags() {
+	sed -n "s/^[^ ]*test_marker_events.c:[0-9]* \[test_marker_events\]$1 tme_basic =//p" $S
+}
+
+# records COMMAND: how many tme_basic records COMMAND made.
+records() {
+	echo > $T/trace
+	sh -c "$1"
+	grep -c ' tme_basic: ' $T/trace
+}
+
+# select QUERY: write QUERY, saying how the write failed.
+select() {
+	echo "$1" > $S
+}
+
+# bytes FUNC: the state and first byte of tme_basic's site in FUNC, where
+# debugfs lists sites (their arch patches them); "-" elsewhere.
+bytes() {
+	[ -r $D ] || { echo -; return; }
+	grep " $1+0x[0-9a-f]*/0x[0-9a-f]* .* tme_basic test_marker_events\$" \
+		$D | awk '{ print $3, substr($4, 1, 2) }'
+}
+
+# A query set before the module loads is in force when it loads.
+check "query before the module loads" \
+	select "marker tme_basic func tme_burst"
+check "  listed as in force" \
+	eq "$(grep -c '^# marker tme_basic func tme_burst$' $S)" 1
+check "test_marker_events loads" modprobe test_marker_events
+check "  its sites listed, tme_burst's selected" \
+	eq "$(flags tme_pass) $(flags tme_burst)" "_ s"
+check "  a marker without a query has every site selected" \
+	eq "$(grep -c '\]tme_pass tme_str =s$' $S)" 1
+
+echo 1 > $E/tme_basic/enable
+check "enabled: only tme_burst's site" \
+	eq "$(flags tme_pass) $(flags tme_burst)" "_ se"
+check "  tme_pass does not record" eq "$(records "echo 1 > $P/pass")" 0
+check "  tme_burst does" eq "$(records "echo 3 > $P/burst")" 3
+if [ -r $D ]; then
+	check "  bytes: tme_pass's a NOP, tme_burst's a jmp" \
+		eq "$(bytes tme_pass)/$(bytes tme_burst)" \
+		"disarmed 0f/armed e9"
+fi
+
+# Each query word, the event on.
+line=$(sed -n \
+	's/^[^ ]*test_marker_events.c:\([0-9]*\) \[[a-z_]*\]tme_pass tme_basic .*/\1/p' \
+	$S)
+check "by line ($line)" select "marker tme_basic line $line"
+check "  tme_pass records" eq "$(records "echo 1 > $P/pass")" 1
+check "  tme_burst does not" eq "$(records "echo 3 > $P/burst")" 0
+if [ -r $D ]; then
+	check "  bytes follow" eq "$(bytes tme_pass)/$(bytes tme_burst)" \
+		"armed e9/disarmed 0f"
+fi
+check "by file" select "file test_marker_events.c marker tme_basic"
+check "  both record" \
+	eq "$(records "echo 1 > $P/pass; echo 2 > $P/burst")" 3
+check "by module" select "marker tme_basic module test_marker_events"
+check "  both record" \
+	eq "$(records "echo 1 > $P/pass; echo 2 > $P/burst")" 3
+check "by another module" select "marker tme_basic module vmlinux"
+check "  none records" \
+	eq "$(records "echo 1 > $P/pass; echo 2 > $P/burst")" 0
+check "  both disabled" eq "$(flags tme_pass) $(flags tme_burst)" "_ _"
+check "by function glob, line range" \
+	select "marker tme_basic func tme_b* line 1-100000"
+check "  tme_burst records" \
+	eq "$(records "echo 1 > $P/pass; echo 2 > $P/burst")" 2
+
+# Bad queries: each is refused with a log line, and changes nothing.
+before=$(cat $S)
+for q in "marker tme_basic line x" "marker tme_basic bogus 1" \
+	 "marker tme_basic func" "func tme_pass" "marker" \
+	 "marker tme_basic marker tme_str" "marker tme_basic line 9-1"; do
+	dmesg -C
+	check "refused: $q" sh -c "! echo '$q' > $S 2>/dev/null"
+	check "  logged" sh -c "dmesg | grep -q 'markers: .*\\(select\\|marker_sites\\)'"
+done
+check "  nothing changed" eq "$(cat $S)" "$before"
+
+# The query changes while a thread passes both sites.
+( i=0; while [ $i -lt 40 ]; do echo 50 > $P/burst; echo 1 > $P/pass;
+	i=$((i + 1)); done ) &
+for q in "line $line" "func tme_burst" "" "module vmlinux" \
+	 "func tme_*" "line $line" ""; do
+	check "while passing: '$q'" select "marker tme_basic $q"
+done
+wait
+check "  both sites selected at the end" \
+	eq "$(flags tme_pass) $(flags tme_burst)" "se se"
+check "  both record" \
+	eq "$(records "echo 1 > $P/pass; echo 2 > $P/burst")" 3
+echo 0 > $E/tme_basic/enable
+check "the query cleared" eq "$(grep -c '^# marker tme_basic' $S)" 0
+check "test_marker_events unloads" modprobe -r test_marker_events
+check "  its sites went" eq "$(grep -c '\[test_marker_events\]' $S)" 0
+exit $rc
