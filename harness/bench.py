@@ -7,7 +7,7 @@ Reads the "markers_bench: row/arm" lines of three guest consoles (-icount
 with 1 CPU, -icount with 2 CPUs, multi-threaded TCG with 2 CPUs) and the
 sizes of the benchmark module, and writes OUTDIR/bench.md, bench.csv and,
 when matplotlib is there, bench.png.  Each ARCH=LOG is the -icount
-console of another architecture, whose sites are jump labels (section 7
+console of another architecture, whose sites are jump labels (section 8
 of bench.md).  Prints the markdown.
 """
 import csv

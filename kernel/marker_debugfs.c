@@ -4,7 +4,7 @@
  * lists every marker, "sites" every patchable site.  Both are read under
  * markers_mutex.
  *
- * See Documentation/trace/markers.rst, section 6.
+ * See Documentation/trace/markers.rst, section 7.
  */
 
 #define pr_fmt(fmt) "markers: " fmt

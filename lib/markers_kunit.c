@@ -1171,6 +1171,92 @@ static void markers_test_jump_labels(struct kunit *test)
 	pass_basic(8);
 	KUNIT_EXPECT_EQ(test, l.calls, 1);
 }
+
+struct jump_sym {
+	const char *want;
+	unsigned long addr;
+	char name[KSYM_NAME_LEN];
+	int syms;
+};
+
+static int jump_sym_find(void *data, const char *name, unsigned long addr)
+{
+	struct jump_sym *js = data;
+
+	if (!is_marker_symbol(name))
+		return 0;
+	js->syms++;
+	if (str_has_prefix(name, js->want) && !js->addr) {
+		js->addr = addr;
+		strscpy(js->name, name, sizeof(js->name));
+	}
+	return 0;
+}
+
+#ifdef CONFIG_KPROBES
+static int jump_kprobe_hits;
+
+static int jump_count_kprobe(struct kprobe *p, struct pt_regs *regs)
+{
+	jump_kprobe_hits++;
+	return 0;
+}
+#endif
+
+/*
+ * Where sites are jump labels, a MARK() site has a MARK_SYM in its
+ * function, after its jump label, where the code around it is named after
+ * the function; a kprobe placed by that name fires once per pass, the
+ * site enabled or not.
+ */
+static void markers_test_jump_sym(struct kunit *test)
+{
+	struct marker *m = marker_of("markers_kunit_basic");
+	struct jump_sym *js = kunit_kzalloc(test, sizeof(*js), GFP_KERNEL);
+	char *buf = kunit_kzalloc(test, KSYM_SYMBOL_LEN, GFP_KERNEL);
+	struct jump_entry *e;
+
+	KUNIT_ASSERT_NOT_NULL(test, js);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	e = jump_site_of(m);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	js->want = MARK_SYM_PREFIX "markers_kunit_basic.markers_kunit.";
+	kallsyms_on_each_symbol(jump_sym_find, js);
+	KUNIT_ASSERT_NE_MSG(test, js->addr, 0UL, "%d marker symbols",
+			    js->syms);
+	KUNIT_EXPECT_NE(test, js->addr, jump_entry_code(e));
+	sprint_symbol(buf, js->addr);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf, "pass_basic+"),
+			      "%s at %s", js->name, buf);
+	sprint_symbol(buf, jump_entry_code(e));
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf, "pass_basic+"),
+			      "jump label at %s", buf);
+#ifdef CONFIG_KPROBES
+	{
+		struct kprobe kp = { .symbol_name = js->name,
+				     .pre_handler = jump_count_kprobe };
+		struct probe_log l = {};
+
+		jump_kprobe_hits = 0;
+		KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+		KUNIT_EXPECT_EQ(test, (unsigned long)kp.addr, js->addr);
+		pass_basic(1);
+		KUNIT_EXPECT_EQ(test, jump_kprobe_hits, 1);
+		KUNIT_EXPECT_EQ(test, 0,
+				marker_probe_register("markers_kunit_basic",
+						      "value %d", probe_int,
+						      &l));
+		pass_basic(2);
+		KUNIT_EXPECT_EQ(test, jump_kprobe_hits, 2);
+		KUNIT_EXPECT_EQ(test, l.calls, 1);
+		marker_probe_unregister("markers_kunit_basic", probe_int, &l);
+		pass_basic(3);
+		KUNIT_EXPECT_EQ(test, jump_kprobe_hits, 3);
+		unregister_kprobe(&kp);
+	}
+#endif
+}
 #endif
 
 static struct kunit_case markers_test_cases[] = {
@@ -1204,6 +1290,7 @@ static struct kunit_case markers_test_cases[] = {
 #endif
 #ifdef CONFIG_MARKERS_STATIC_KEYS
 	KUNIT_CASE(markers_test_jump_labels),
+	KUNIT_CASE(markers_test_jump_sym),
 #endif
 #ifdef CONFIG_STACKTRACE
 	KUNIT_CASE(markers_test_stacktrace),

@@ -25,6 +25,7 @@
 #include <linux/rcupdate.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 #include <linux/types.h>
 
 struct module;
@@ -114,6 +115,33 @@ static __always_inline bool marker_rcu_ignores_cpu(void)
 		}							\
 	} while (0)
 
+#ifdef KBUILD_BASENAME
+#define __MARK_SYM_FILE		KBUILD_BASENAME
+#else
+#define __MARK_SYM_FILE		"unknown"
+#endif
+
+/*
+ * MARK_SYM: a local symbol at a site, for kprobes users, defined in asm
+ * that the site's own code is next to.  It is __mark.<name>.<file>.<line>;
+ * a further copy of the same site in one object (an inlined or cloned
+ * function) gets ".<n>" appended, n being unique in the object.  A
+ * function symbol of size 0, as tools that probe functions by name take
+ * only those; kallsyms names the code around it after its function.  .irp
+ * binds the name to \s.
+ */
+#define __MARK_SYM_DEFINE(namestr)					\
+	".irp s," MARK_SYM_PREFIX namestr "." __MARK_SYM_FILE "."	\
+	__stringify(__LINE__) "\n\t"					\
+	".ifndef \\s\n\t"						\
+	".type \\s, STT_FUNC\n\t"					\
+	"\\s:\n\t"							\
+	".else\n\t"							\
+	".type \\s\\().%=, STT_FUNC\n\t"				\
+	"\\s\\().%=:\n\t"						\
+	".endif\n\t"							\
+	".endr\n\t"
+
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 static inline unsigned long marker_site_code(const struct marker_site *s)
 {
@@ -181,7 +209,10 @@ static inline const u64 *arch_marker_va_slots(va_list *args)
 #ifdef CONFIG_MARKERS_STATIC_KEYS
 /*
  * A jump label on the marker's key, which the core enables while probes
- * are connected: a NOP until then, as a tracepoint's site.
+ * are connected: a NOP until then, as a tracepoint's site.  Its MARK_SYM
+ * is on the instruction where the site's two paths join, which every
+ * pass runs: kprobes keep off a jump label's own instruction, which the
+ * jump label code rewrites under them.
  */
 #define __MARK_SITE(name, call_private, format, args...)		\
 	do {								\
@@ -192,6 +223,7 @@ static inline const u64 *arch_marker_va_slots(va_list *args)
 			/* No tail call: keep the caller's frame. */	\
 			barrier();					\
 		}							\
+		asm volatile(__MARK_SYM_DEFINE(#name) : : );		\
 	} while (0)
 
 #define __MARK_ENABLED(name)						\

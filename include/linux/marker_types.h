@@ -16,17 +16,19 @@
 #define MARKER_NAME_MAX		128
 
 /*
- * MARK_SYM: with arch support every site has a local symbol, found in
- * kallsyms by name (for kprobes), whose name starts with this prefix; the
- * dot keeps it apart from every C identifier.  It names a site, not code:
- * kallsyms names the addresses around it after the function.
+ * MARK_SYM: where the architecture patches sites or they are jump labels,
+ * every site has a local symbol, found in kallsyms by name (for kprobes),
+ * whose name starts with this prefix; the dot keeps it apart from every C
+ * identifier.  It names a site, not code: kallsyms names the addresses
+ * around it after the function.
  */
 #define MARK_SYM_PREFIX		"__mark."
 
 static inline bool is_marker_symbol(const char *name)
 {
 	return IS_ENABLED(CONFIG_MARKERS) &&
-	       IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS) &&
+	       (IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS) ||
+		IS_ENABLED(CONFIG_MARKERS_STATIC_KEYS)) &&
 	       !strncmp(name, MARK_SYM_PREFIX, sizeof(MARK_SYM_PREFIX) - 1);
 }
 

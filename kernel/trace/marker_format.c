@@ -3,7 +3,7 @@
  * A marker event's record, from its marker's format: one typed field per
  * conversion, named after the word before it ("pid %d" gives "pid"), the
  * copy program that the event's probes run, and the print format.  See
- * Documentation/trace/markers.rst, section 7.
+ * Documentation/trace/markers.rst, section 8.
  */
 
 #define pr_fmt(fmt) "markers: " fmt

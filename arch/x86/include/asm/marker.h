@@ -11,7 +11,7 @@
  *
  * Included only from <linux/marker.h>, with CONFIG_MARKERS and
  * CONFIG_HAVE_ARCH_MARKERS, after struct marker, struct marker_site and
- * MARK_SYM_PREFIX, as <asm/jump_label.h> is from <linux/jump_label.h>.
+ * __MARK_SYM_DEFINE(), as <asm/jump_label.h> is from <linux/jump_label.h>.
  * The int3 hooks that traps.c calls are in <asm/text-patching.h>.
  */
 
@@ -34,31 +34,6 @@
  * (TP_VEC_MAX, a page of struct text_poke_loc).
  */
 #define MARKER_CHANGE_MAX	512
-
-#ifdef KBUILD_BASENAME
-#define __MARK_SYM_FILE		KBUILD_BASENAME
-#else
-#define __MARK_SYM_FILE		"unknown"
-#endif
-
-/*
- * MARK_SYM: a local symbol on the site, defined in the site's own asm so
- * that it cannot drift from it.  It is __mark.<name>.<file>.<line>; a
- * further copy of the same site in one object (an inlined or cloned
- * function) gets ".<n>" appended, n being unique in the object.  .irp
- * binds the name to \s.
- */
-#define __MARK_SYM_DEFINE(namestr)					\
-	".irp s," MARK_SYM_PREFIX namestr "." __MARK_SYM_FILE "."	\
-	__stringify(__LINE__) "\n\t"					\
-	".ifndef \\s\n\t"						\
-	".type \\s, STT_FUNC\n\t"					\
-	"\\s:\n\t"							\
-	".else\n\t"							\
-	".type \\s\\().%=, STT_FUNC\n\t"				\
-	"\\s\\().%=:\n\t"						\
-	".endif\n\t"							\
-	".endr\n\t"
 
 /*
  * The va_list that a site builds for its probe (x86-64 ABI): both register
