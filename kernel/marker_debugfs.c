@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Kernel markers' debugfs listings, /sys/kernel/debug/markers/: "markers"
- * lists every marker, "sites" every patchable site.  Both are read under
- * markers_mutex.
+ * lists every marker, "sites" every site that is patched: the
+ * architecture's own, or jump labels.  Both are read under markers_mutex.
  *
  * See Documentation/trace/markers.rst, section 7.
  */
@@ -11,6 +11,7 @@
 
 #include <linux/bsearch.h>
 #include <linux/debugfs.h>
+#include <linux/jump_label.h>
 #include <linux/kallsyms.h>
 #include <linux/marker.h>
 #include <linux/module.h>
@@ -139,7 +140,9 @@ static int marker_markers_show(struct seq_file *f, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(marker_markers);
 
-#ifdef CONFIG_HAVE_ARCH_MARKERS
+#if defined(CONFIG_HAVE_ARCH_MARKERS) || defined(CONFIG_MARKERS_STATIC_KEYS)
+#define MARKER_DEBUGFS_SITES
+
 /*
  * The MARK_SYM symbols, sorted by address, gathered when the sites file
  * is opened; the position of its iterator; and the function of the last
@@ -156,11 +159,23 @@ struct marker_syms {
 	} *v;
 	struct marker_sites_pos {
 		const struct marker_range *r;
-		const struct marker_site *s;
+		unsigned int i;
 	} pos;
 	unsigned long fstart;
 	unsigned long fend;
 	char fname[KSYM_NAME_LEN];
+};
+
+/* The longest site: an x86-64 site's 5 bytes, or a jump label's. */
+#define MARKER_SITE_BYTES	8
+
+/* What a line of the sites file says of one site. */
+struct marker_site_line {
+	unsigned long code;
+	unsigned int size;
+	bool armed;
+	const struct marker *mark;
+	const char *sym;
 };
 
 static int marker_sym_add(void *data, const char *name, unsigned long addr)
@@ -200,6 +215,7 @@ static int marker_sym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+#ifdef CONFIG_HAVE_ARCH_MARKERS
 /* @ms is sorted by address. */
 static const char *marker_sym_at(const struct marker_syms *ms,
 				 unsigned long addr)
@@ -210,6 +226,125 @@ static const char *marker_sym_at(const struct marker_syms *ms,
 	sym = bsearch(&key, ms->v, ms->nr, sizeof(key), marker_sym_cmp);
 	return sym ? sym->name : "-";
 }
+
+/* The sites of @r are its own patchable sites. */
+static unsigned int marker_range_sites(const struct marker_range *r)
+{
+	return r->sites_stop - r->sites;
+}
+
+/*
+ * Site @i of @r: its MARK_SYM symbol, on its first byte, its address,
+ * armed or not, its five bytes now, its marker.  Sites in freed init text
+ * are left out.
+ */
+static int marker_site_read(const struct marker_syms *ms,
+			    const struct marker_range *r, unsigned int i,
+			    struct marker_site_line *l)
+{
+	const struct marker_site *s = r->sites + i;
+
+	if (!marker_site_writable(s, r))
+		return -ENOENT;
+	l->code = marker_site_code(s);
+	l->size = MARKER_SITE_SIZE;
+	l->armed = arch_marker_site_armed(s);
+	l->mark = marker_site_marker(s);
+	l->sym = marker_sym_at(ms, l->code);
+	return 0;
+}
+#else
+/* The jump labels of @r, of its markers' keys and others. */
+static struct jump_entry *marker_range_jumps(const struct marker_range *r,
+					     unsigned int *nr)
+{
+#ifdef CONFIG_MODULES
+	if (r->mod) {
+		*nr = r->mod->num_jump_entries;
+		return r->mod->jump_entries;
+	}
+#endif
+	*nr = __stop___jump_table - __start___jump_table;
+	return __start___jump_table;
+}
+
+static unsigned int marker_range_sites(const struct marker_range *r)
+{
+	unsigned int nr;
+
+	marker_range_jumps(r, &nr);
+	return nr;
+}
+
+/* Whether @r's init text is gone, with its jump labels' instructions. */
+static bool marker_range_init_gone(const struct marker_range *r)
+{
+#ifdef CONFIG_MODULES
+	if (r->mod)
+		return r->mod->state == MODULE_STATE_LIVE;
+#endif
+	return system_state >= SYSTEM_FREEING_INITMEM;
+}
+
+/* The marker of @r whose key @key is, or NULL. */
+static struct marker *marker_of_key(const struct marker_range *r,
+				    struct static_key *key)
+{
+	struct marker *m = container_of(key, struct marker, key.key);
+
+	if (m < r->start || m >= r->stop ||
+	    ((char *)m - (char *)r->start) % sizeof(*m))
+		return NULL;
+	return m;
+}
+
+/*
+ * The MARK_SYM of a jump-label site: the first marker symbol after it,
+ * if it is one of its marker's.
+ */
+static const char *marker_jump_sym(const struct marker_syms *ms,
+				   unsigned long code, const struct marker *m)
+{
+	size_t len = strlen(m->name);
+	unsigned int lo = 0, hi = ms->nr, mid;
+	const char *name;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ms->v[mid].addr <= code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ms->nr)
+		return "-";
+	name = ms->v[lo].name + sizeof(MARK_SYM_PREFIX) - 1;
+	return strncmp(name, m->name, len) || name[len] != '.' ?
+	       "-" : ms->v[lo].name;
+}
+
+/*
+ * Jump label @i of @r, if it is a site of one of @r's markers: its
+ * MARK_SYM, after it, its address, enabled or not, its bytes now, its
+ * marker.  Jump labels in init text that is gone are left out.
+ */
+static int marker_site_read(const struct marker_syms *ms,
+			    const struct marker_range *r, unsigned int i,
+			    struct marker_site_line *l)
+{
+	unsigned int nr;
+	struct jump_entry *e = marker_range_jumps(r, &nr) + i;
+
+	l->mark = marker_of_key(r, jump_entry_key(e));
+	if (!l->mark || (jump_entry_is_init(e) && marker_range_init_gone(r)))
+		return -ENOENT;
+	l->code = jump_entry_code(e);
+	l->size = jump_entry_size(e);
+	l->armed = static_key_enabled(&l->mark->key);
+	l->sym = marker_jump_sym(ms, l->code, l->mark);
+	return 0;
+}
+#endif
 
 /*
  * The sites file is a seq_file iterator over every site of vmlinux, then
@@ -230,12 +365,12 @@ static void *marker_sites_seek(struct seq_file *f, loff_t pos)
 
 	for (r = list_first_entry(&marker_ranges, struct marker_range, list);
 	     r; r = marker_range_next(r)) {
-		if (pos < r->sites_stop - r->sites) {
+		if (pos < marker_range_sites(r)) {
 			p->r = r;
-			p->s = r->sites + pos;
+			p->i = pos;
 			return p;
 		}
-		pos -= r->sites_stop - r->sites;
+		pos -= marker_range_sites(r);
 	}
 	return NULL;
 }
@@ -255,11 +390,11 @@ static void *marker_sites_next(struct seq_file *f, void *v, loff_t *pos)
 	struct marker_sites_pos *p = v;
 
 	++*pos;
-	if (++p->s < p->r->sites_stop)
+	if (++p->i < marker_range_sites(p->r))
 		return p;
 	while ((p->r = marker_range_next(p->r)))
-		if (p->r->sites < p->r->sites_stop) {
-			p->s = p->r->sites;
+		if (marker_range_sites(p->r)) {
+			p->i = 0;
 			return p;
 		}
 	return NULL;
@@ -297,27 +432,23 @@ static void marker_sites_where(struct marker_syms *ms, unsigned long code,
 
 /*
  * One line per site: its MARK_SYM symbol, its address as function+offset,
- * armed or not, its five bytes now, its marker and its owner.  Sites in
- * freed init text are left out.
+ * armed or not, its bytes now, its marker and its owner.
  */
 static int marker_sites_show(struct seq_file *f, void *v)
 {
 	struct marker_syms *ms = f->private;
 	const struct marker_sites_pos *p = v;
 	char where[KSYM_SYMBOL_LEN];
-	u8 insn[MARKER_SITE_SIZE];
-	unsigned long code;
+	struct marker_site_line l;
+	u8 insn[MARKER_SITE_BYTES];
 
-	if (!marker_site_writable(p->s, p->r))
+	if (marker_site_read(ms, p->r, p->i, &l) ||
+	    l.size > sizeof(insn) ||
+	    copy_from_kernel_nofault(insn, (void *)l.code, l.size))
 		return 0;
-	code = marker_site_code(p->s);
-	if (copy_from_kernel_nofault(insn, (void *)code, sizeof(insn)))
-		return 0;
-	marker_sites_where(ms, code, where);
-	seq_printf(f, "%s %s %s %*phN %s %s\n",
-		   marker_sym_at(ms, code), where,
-		   arch_marker_site_armed(p->s) ? "armed" : "disarmed",
-		   MARKER_SITE_SIZE, insn, marker_site_marker(p->s)->name,
+	marker_sites_where(ms, l.code, where);
+	seq_printf(f, "%s %s %s %*phN %s %s\n", l.sym, where,
+		   l.armed ? "armed" : "disarmed", l.size, insn, l.mark->name,
 		   marker_range_owner(p->r));
 	return 0;
 }
@@ -372,14 +503,14 @@ static const struct file_operations marker_sites_fops = {
 	.llseek = seq_lseek,
 	.release = marker_sites_release,
 };
-#endif /* CONFIG_HAVE_ARCH_MARKERS */
+#endif /* MARKER_DEBUGFS_SITES */
 
 static int __init marker_debugfs_init(void)
 {
 	marker_debugfs_dir = debugfs_create_dir("markers", NULL);
 	debugfs_create_file("markers", 0400, marker_debugfs_dir, NULL,
 			    &marker_markers_fops);
-#ifdef CONFIG_HAVE_ARCH_MARKERS
+#ifdef MARKER_DEBUGFS_SITES
 	debugfs_create_file("sites", 0400, marker_debugfs_dir, NULL,
 			    &marker_sites_fops);
 #endif

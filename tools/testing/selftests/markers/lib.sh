@@ -72,3 +72,36 @@ no_record_cmd() {
 	echo 0 > $_rc_opt
 	trap 'echo $_rc_old > $_rc_opt' EXIT
 }
+
+# The bytes of a site that debugfs' sites file lists, disarmed (a NOP)
+# and armed (a jump), on this architecture, as regular expressions.
+case $(uname -m) in
+x86_64)
+	SITE_NOP=0f1f440000
+	SITE_JUMP='e9[0-9a-f]\{8\}'
+	;;
+i?86)
+	SITE_NOP='\(0f1f440000\|6690\)'
+	SITE_JUMP='\(e9[0-9a-f]\{8\}\|eb[0-9a-f]\{2\}\)'
+	;;
+aarch64)
+	SITE_NOP=1f2003d5
+	SITE_JUMP='[0-9a-f]\{6\}1[4-7]'
+	;;
+*)
+	SITE_NOP='[0-9a-f]*'
+	SITE_JUMP='[0-9a-f]*'
+	;;
+esac
+
+# site_state STATE BYTES: STATE if BYTES are what a site in STATE
+# (armed, disarmed) has; else STATE and BYTES.
+site_state() {
+	_re=$SITE_NOP
+	[ "$1" = armed ] && _re=$SITE_JUMP
+	if echo "$2" | grep -q "^$_re\$"; then
+		echo "$1"
+	else
+		echo "$1 $2"
+	fi
+}
