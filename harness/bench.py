@@ -115,6 +115,8 @@ def per_iteration(sec, title, note, names, base):
 
 
 pass_names = [('pass/mark', 'MARK()'),
+              ('pass/mark-unselected',
+               'MARK(), its marker enabled at other sites only'),
               ('pass/tracepoint', 'tracepoint'),
               ('pass/static_branch', 'static branch'),
               ('pass/flag', 'flag check (2.6.24 style)'),
@@ -378,8 +380,9 @@ md.append('')
 # 7. Other architectures: generic sites on jump labels.
 def other_arches():
     lines, verdicts = [], []
-    cols = [('pass/mark', 'MARK() off'), ('pass/static_branch',
-                                          'static branch off'),
+    cols = [('pass/mark', 'MARK() off'),
+            ('pass/mark-unselected', 'MARK() unselected'),
+            ('pass/static_branch', 'static branch off'),
             ('pass/tracepoint', 'tracepoint off'), ('pass/flag', 'flag off'),
             ('hit/mark-1', 'MARK() 1 probe'),
             ('hit/tracepoint-1', 'tracepoint 1 probe'),
