@@ -132,7 +132,7 @@ static int marker_markers_show(struct seq_file *f, void *v)
 			ret = marker_show_range(f, r);
 	/* Probes waiting for a marker that no loaded code has yet. */
 	hash_for_each(marker_table, bkt, e, hlist)
-		if (!marker_name_present(e->name))
+		if (e->nr_probes && !marker_name_present(e->name))
 			seq_printf(f, "%s - sites=0 armed=0 probes=%u format=\"%s\"\n",
 				   e->name, e->nr_probes, e->format ?: "");
 	mutex_unlock(&markers_mutex);
