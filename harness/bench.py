@@ -288,7 +288,7 @@ none = sz.get('markers_bench_size_none', 0)
 lines = []
 for sym, name, table_bytes in [
         ('markers_bench_size_mark', 'MARK()',
-         '16 (__marker_sites), plus 24 (__markers) and the format per MARK() expansion, which inlined copies share'),
+         '16 (__marker_sites), plus 48 (__markers: name, format, file, function, state, line, probes) and the format per MARK() expansion, which inlined copies share'),
         ('markers_bench_size_tp', 'tracepoint', '16 (__jump_table)'),
         ('markers_bench_size_key', 'static branch + call',
          '16 (__jump_table)')]:
@@ -416,8 +416,10 @@ def other_arches():
             'Instructions per iteration over the empty loop (its own cost '
             'in the second column), -icount shift=0,sleep=off, 1 CPU, '
             'median of 7 runs; arm64 counts ktime ns, one per '
-            'instruction, in steps of 16.  No kprobe rows: these sites '
-            'have no MARK_SYM.  [3] over the same loop with nothing '
+            'instruction, in steps of 16.  No kprobe rows: the '
+            'benchmark\'s kprobe is on x86-64\'s own sites.  MARK() '
+            'unselected: the marker has a probe, its query leaves this '
+            'site out.  [3] over the same loop with nothing '
             'recording.',
             ['arch', 'empty loop'] + [n for _, n in cols], lines)
     md.extend(verdicts)
