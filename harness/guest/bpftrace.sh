@@ -47,7 +47,7 @@ bt() {
 has() { [ "$bt_rc" = 0 ] && grep -qxF "$1" /tmp/bt.out; }
 
 echo "TAP version 13"
-echo "1..10"
+echo "1..11"
 echo "# $(bpftrace --version), kernel $(uname -r)"
 
 modprobe test_marker_events
@@ -101,6 +101,15 @@ bt 'tracepoint:markers:tme_basic
 	/(uint64)((struct task_struct *)curtask)->pid == pid/ { @btf = count(); }' 2
 has '@btf: 2'
 result $? "a struct task_struct field read through BTF over burst 2: @btf: 2"
+
+# A BPF kprobe on tme_basic's MARK_SYM in tme_burst(), beside the
+# marker's event, which arms the site: the kprobe fires on every pass.
+sym=$(grep -o '__mark\.tme_basic\.test_marker_events\.[0-9]*$' /proc/kallsyms |
+	sort -t. -k4 -n | tail -n 1)
+bt "kprobe:$sym { @k = count(); }
+tracepoint:markers:tme_basic { @t = count(); }" 4
+has '@k: 4' && has '@t: 4'
+result $? "kprobe:$sym and the event over burst 4: @k: 4, @t: 4"
 
 # bpftrace closed its perf events: nothing holds the module any more.
 modprobe -r test_marker_events && [ ! -e "$E/tme_basic" ]
