@@ -102,14 +102,24 @@ bt 'tracepoint:markers:tme_basic
 has '@btf: 2'
 result $? "a struct task_struct field read through BTF over burst 2: @btf: 2"
 
-# A BPF kprobe on tme_basic's MARK_SYM in tme_burst(), beside the
-# marker's event, which arms the site: the kprobe fires on every pass.
-sym=$(grep -o '__mark\.tme_basic\.test_marker_events\.[0-9]*$' /proc/kallsyms |
-	sort -t. -k4 -n | tail -n 1)
-bt "kprobe:$sym { @k = count(); }
-tracepoint:markers:tme_basic { @t = count(); }" 4
+# A BPF kprobe on test_markers_event's MARK_SYM (test_markers is built
+# with ftrace's flags: kprobe events refuse notrace functions), beside
+# the marker's event, which arms the site: the kprobe fires on every pass.
+modprobe test_markers
+sym=$(grep -o '__mark\.test_markers_event\.test_markers\.[0-9]*' /proc/kallsyms |
+	head -n 1)
+echo 'for v in 1 2 3 4; do echo $v > /sys/module/test_markers/parameters/pass; done' \
+	> /tmp/pass4
+script="kprobe:$sym { @k = count(); }
+tracepoint:markers:test_markers_event { @t = count(); }"
+timeout 300 bpftrace -e "$script" -c '/bin/sh /tmp/pass4' > /tmp/bt.out 2>&1
+bt_rc=$?
+echo "# bpftrace -c '4 passes of test_markers_event': exit $bt_rc"
+echo "$script" | sed 's/^/#   /'
+comment /tmp/bt.out
 has '@k: 4' && has '@t: 4'
-result $? "kprobe:$sym and the event over burst 4: @k: 4, @t: 4"
+result $? "kprobe:$sym and the event over 4 passes: @k: 4, @t: 4"
+modprobe -r test_markers
 
 # bpftrace closed its perf events: nothing holds the module any more.
 modprobe -r test_marker_events && [ ! -e "$E/tme_basic" ]
