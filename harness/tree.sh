@@ -51,8 +51,10 @@ restore_base() {
 	rm -rf "$SRC/.series"
 	[ -n "$files" ] || return 0
 	log "restoring $(echo $files | wc -w) base files"
+	# "*" stands for the tarball's top directory alone: with "/" it
+	# would take */Makefile for every Makefile of the tree.
 	tar -xf "$TARBALL" -C "$SRC" --strip-components=1 --wildcards \
-		$(printf '*/%s ' $files)
+		--no-wildcards-match-slash $(printf '*/%s ' $files)
 }
 
 apply_new() {
