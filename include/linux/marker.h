@@ -245,10 +245,7 @@ static inline const u64 *arch_marker_va_slots(va_list *args)
 
 #endif /* CONFIG_HAVE_ARCH_MARKERS */
 
-/*
- * The metadata of one expansion, and the compile-time check of the
- * arguments against the format (GCC checks a const array's initializer).
- */
+/* The metadata of one expansion. */
 #ifdef CONFIG_MARKERS_STATIC_KEYS
 #define __MARK_KEY_INIT		.key = STATIC_KEY_FALSE_INIT,
 #else
@@ -259,17 +256,26 @@ static inline const u64 *arch_marker_va_slots(va_list *args)
 #define __MARK_WHERE_INIT						\
 	.file = __FILE__, .func = __func__, .line = __LINE__,
 
+/*
+ * The name and format are kept together in __markers_strings,
+ * "name\0format\0", which modpost reads to write Module.markers: every
+ * marker the kernel registers, by the strings it registers it with.  The
+ * format is a string literal; the compiler checks the arguments against
+ * it there.
+ */
 #define __MARK_DEFINE(var, mname, mformat, args...)			\
-	static const char var##_fmt[] = mformat;			\
+	static const char var##_strings[] __used __aligned(1)		\
+	__section("__markers_strings") = mname "\0" mformat;		\
 	static struct marker var __used __aligned(8)			\
 	__section("__markers") = {					\
-		.name = mname,						\
-		.format = var##_fmt,					\
+		.name = var##_strings,					\
+		.format = var##_strings + sizeof(mname),		\
 		__MARK_WHERE_INIT					\
 		__MARK_KEY_INIT						\
 	};								\
 	if (0)								\
-		__marker_check_format(var##_fmt, ## args)
+		__marker_check_format(var##_strings + sizeof(mname),	\
+				      ## args)
 
 /* The metadata of one MARK_ENABLED() expansion: no format, no arguments. */
 #define __MARK_DEFINE_ENABLED(var, mname)				\
