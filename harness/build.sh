@@ -107,6 +107,12 @@ install_guest() {
 	fi
 	kmake INSTALL_MOD_PATH="$root" modules_install >/dev/null
 	rm -f "$root"/lib/modules/*/{build,source}
+	# Module.markers where a distribution's kernel headers put the build
+	# tree's files, for test_module_markers.sh.
+	if [ -f "$b/Module.markers" ]; then
+		mkdir -p "$root/lib/modules/$(cat "$b/include/config/kernel.release")/build"
+		cp "$b/Module.markers" "$root"/lib/modules/*/build/
+	fi
 	# O=: each variant builds its helpers for its own architecture.
 	make -s -C "$SRC/tools/testing/selftests" TARGETS=markers O="$b" \
 		ARCH="$arch" CROSS_COMPILE="$ucross" \
