@@ -91,6 +91,8 @@ if [ "$mode" != quick ] && [ $fails = 0 ]; then
 	nb=$sc/build-nomarkers
 	mkdir -p "$nb"
 	sed '/^CONFIG_MARKERS=/d' "$sc/build-default/.config" > "$nb/.config"
+	# As a build with markers would have left it: modpost removes it.
+	echo "stale" > "$nb/Module.markers"
 	km() { make -s -C "$sc/src" O="$nb" ARCH=x86_64 CC="ccache gcc" "$@"; }
 	log "series-check: building the top with CONFIG_MARKERS=n"
 	if ! CCACHE_BASEDIR=$sc km olddefconfig ||
@@ -100,6 +102,8 @@ if [ "$mode" != quick ] && [ $fails = 0 ]; then
 	     grep -E 'warning:|objtool:' "$nb/build.log"; then
 		tail -20 "$nb/build.log"
 		fail "top: does not build cleanly with CONFIG_MARKERS=n"
+	elif [ -e "$nb/Module.markers" ]; then
+		fail "top: Module.markers with CONFIG_MARKERS=n"
 	fi
 	step "top built with CONFIG_MARKERS=n"
 	log "series-check: building the top as i386"

@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kbuild-check.sh BUILD_DIR: what kbuild does with Module.markers beyond
+# the in-tree build, which test_module_markers.sh checks in the guest: an
+# external module (harness/ext-module, built with M=) gets its own, with
+# its markers alone; "make clean" of the external module and of a kernel
+# build directory removes it.  One "ok: WHAT" or "FAIL: WHAT" line per
+# check.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+b=$(realpath "${1:?build directory}")
+rc=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # WHAT COMMAND...
+	local what=$1
+
+	shift
+	if "$@"; then
+		echo "ok: $what"
+	else
+		echo "FAIL: $what"
+		rc=1
+	fi
+}
+
+eq() {
+	[ "$1" = "$2" ] && return 0
+	echo "  got '$1', expected '$2'"
+	return 1
+}
+
+kmake() {
+	make -s -C "$b" CC="ccache gcc" "$@" > "$tmp/make.log" 2>&1 && return 0
+	sed 's/^/  /' "$tmp/make.log" | tail -20
+	return 1
+}
+
+m=$tmp/ext
+cp -r "$TOP/harness/ext-module" "$m"
+sum=$(sha1sum < "$b/Module.markers")
+check "an external module builds (M=)" kmake M="$m" modules
+check "... its Module.markers lists its markers alone" \
+	eq "$(cat "$m/Module.markers" 2>/dev/null)" \
+	"$(printf 'ext_markers_load\t%s/ext_markers\tpid %%d comm %%s\n' "$m"
+	   printf 'ext_markers_noargs\t%s/ext_markers\t ' "$m")"
+check "... and the kernel's is unchanged" \
+	eq "$(sha1sum < "$b/Module.markers")" "$sum"
+check "make clean M= removes it" kmake M="$m" clean
+check "... gone" test ! -e "$m/Module.markers"
+
+# bad_module CASE INIT...: an external module whose __markers_strings
+# section holds the arrays INIT..., in $tmp/CASE; builds it, output in
+# $tmp/make.log.
+bad_module() {
+	local c=$1 i n=0
+
+	shift
+	mkdir "$tmp/$c"
+	echo "obj-m := bad_$c.o" > "$tmp/$c/Kbuild"
+	{
+		echo '#include <linux/module.h>'
+		for i in "$@"; do
+			n=$((n + 1))
+			echo "static const char s$n[] __used __aligned(1)"
+			echo "__section(\"__markers_strings\") = $i;"
+		done
+		echo 'MODULE_LICENSE("GPL");'
+		echo 'MODULE_DESCRIPTION("A malformed __markers_strings section");'
+	} > "$tmp/$c/bad_$c.c"
+	make -s -C "$b" CC="ccache gcc" M="$tmp/$c" modules > "$tmp/make.log" 2>&1
+}
+
+# says MESSAGE: the last build said MESSAGE.
+says() {
+	grep -qF "$1" "$tmp/make.log" && return 0
+	sed 's/^/  /' "$tmp/make.log" | tail -10
+	return 1
+}
+
+check "modpost refuses a name that is not an identifier" \
+	eval '! bad_module name "\"bad-name\\0x %d\""'
+check "... saying so" says 'marker name "bad-name" is not an identifier'
+check "modpost refuses an entry cut short" \
+	eval "! bad_module cut \"{ 'c', 'u', 't', 0, 'x' }\""
+check "... saying so" says "__markers_strings ends inside an entry"
+check "a format with a newline: the module builds" \
+	bad_module newline '"nl\0x %d\n"' '"ok\0y %d"'
+check "... with a warning" \
+	says "marker nl: a newline in the format, left out of Module.markers"
+check "... and the other marker's line" \
+	eq "$(cut -f1,3 "$tmp/newline/Module.markers")" "$(printf 'ok\ty %%d')"
+
+# A kernel build directory's "make clean" (Module.symvers stays, for
+# external modules; mrproper removes it).
+mkdir "$tmp/o"
+touch "$tmp/o/Module.markers" "$tmp/o/Module.symvers"
+check "make clean in a build directory" \
+	make -s -C "$SRC" O="$tmp/o" clean
+check "... removes Module.markers, keeps Module.symvers" \
+	eq "$(ls "$tmp/o")" "Module.symvers"
+exit $rc
