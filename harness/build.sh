@@ -129,6 +129,14 @@ install_guest() {
 		bash "$TOP/harness/guest-tools.sh" "$root" ||
 			die "$variant: copying trace-cmd and perf into the guest failed"
 	fi
+	# SystemTap's probe modules, where the variant has what its runtime
+	# needs (CONFIG_RELAY): default.
+	if [ "$variant" = default ]; then
+		bash "$TOP/harness/stap-modules.sh" "$b" "$b/stap" ||
+			die "$variant: the SystemTap probe modules did not build"
+		mkdir -p "$root/stap"
+		cp "$b"/stap/*.ko "$root/stap/"
+	fi
 	# The kselftests that make sense where the variant runs; all if no list.
 	if [ -f "$TOP/harness/kselftests-$variant" ]; then
 		grep -v '^#' "$TOP/harness/kselftests-$variant" \

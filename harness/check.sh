@@ -76,7 +76,22 @@ build_job() {
 			cat "$OUT/lint.log"
 			printf -- '--fail\nlint\n' >> "$r"
 		fi
+		# Module.markers for external modules and make clean, and
+		# SystemTap's kernel.mark() probes from it.
+		host_check kbuild "$v" >> "$r"
+		host_check stap "$v" >> "$r"
 	fi
+}
+
+# host_check NAME VARIANT: harness/NAME-check.sh on the variant's build
+# directory, one result per "ok:" or "FAIL:" line it prints.
+host_check() {
+	local l=$OUT/$1-check.log
+
+	bash "$TOP/harness/$1-check.sh" "$(builddir "$2")" > "$l" 2>&1 ||
+		grep -q '^FAIL: ' "$l" || printf -- '--fail\n%s-check\n' "$1"
+	grep -v '^ok: ' "$l" >&2
+	sed -n -e "s/^ok: /--pass\\n$1: /p" -e "s/^FAIL: /--fail\\n$1: /p" "$l"
 }
 
 build_start() {
@@ -118,6 +133,18 @@ boot_done() { # VARIANT RC
 
 	nboot=$((nboot - 1))
 	[ "$2" = 0 ] || results+=(--fail "qemu-$v-exit-$2")
+	# SystemTap's kernel.mark() probes in the guest (harness/guest/stap.sh).
+	if [ "$v" = default ]; then
+		local c=$(builddir "$v")/console-check.log
+		sed -n -e 's/^harness: stap: ok: /--pass\nstap-guest: /p' \
+			-e 's/^harness: stap: FAIL: /--fail\nstap-guest: /p' \
+			"$c" > "$rdir/stap-guest"
+		while read -r line; do
+			results+=("$line")
+		done < "$rdir/stap-guest"
+		grep -q '^harness: stap: done$' "$c" ||
+			results+=(--fail "stap-guest-finished")
+	fi
 	# The boot where the call in a site's block must count call depth.
 	if [ "$v" = nopreempt ]; then
 		if grep -q "RETBleed: Mitigation: Stuffing" \

@@ -15,7 +15,7 @@ libelf-dev libssl-dev cpio ccache sparse rsync xz-utils kmod python3 gcc
 make libc6-dev perl patch dwarves trace-cmd linux-perf bpftool git
 python3-ply python3-git python3-docutils gcc-aarch64-linux-gnu
 libc6-dev-arm64-cross qemu-system-arm gcc-i686-linux-gnu
-libc6-dev-i386-cross"
+libc6-dev-i386-cross systemtap"
 
 export DEBIAN_FRONTEND=noninteractive
 updated=

@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-tools.sh ROOT: copy Debian's trace-cmd, perf and bpftool into the
-# guest's root tree ROOT, with every shared library they load (the
-# dynamic loader at its absolute path included) and the libtraceevent
-# plugins.  The guest's ld.so searches /lib/x86_64-linux-gnu without an
-# ld.so.cache.
+# guest-tools.sh ROOT: copy Debian's trace-cmd, perf, bpftool and
+# SystemTap's staprun into the guest's root tree ROOT, with every shared
+# library they load (the dynamic loader at its absolute path included)
+# and the libtraceevent plugins.  The guest's ld.so searches
+# /lib/x86_64-linux-gnu without an ld.so.cache.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/harness/guest-copy.sh"
@@ -36,6 +36,12 @@ guest_copy "$root" "$tc" /usr/bin/trace-cmd
 guest_copy "$root" "$perf" /usr/bin/perf
 guest_copy "$root" "$bpftool" /usr/sbin/bpftool
 elves=("$tc" "$perf" "$bpftool")
+# SystemTap's staprun, which runs stapio from where it is installed.
+for f in /usr/bin/staprun /usr/lib/systemtap/stapio; do
+	is_elf "$f" || die "guest-tools: no $f (install systemtap; harness/deps.sh)"
+	guest_copy "$root" "$f" "$f"
+	elves+=("$f")
+done
 
 # The plugins libtraceevent loads, libtraceevent1-plugin's for trace-cmd,
 # perf's own copy for perf; each directory only where it is installed.

@@ -24,3 +24,5 @@ cd /kselftest/ftrace || exit 1
 echo 0 > /sys/kernel/tracing/options/record-cmd
 echo "harness: ftracetest test.d/markers: $(ls test.d/markers/*.tc | wc -l) test cases"
 sh ./ftracetest -v test.d/markers
+# SystemTap's kernel.mark() probes, where the build put a probe module.
+[ -d /stap ] && sh /harness/stap.sh
