@@ -135,14 +135,15 @@ boot_done() { # VARIANT RC
 	[ "$2" = 0 ] || results+=(--fail "qemu-$v-exit-$2")
 	# SystemTap's kernel.mark() probes in the guest (harness/guest/stap.sh).
 	if [ "$v" = default ]; then
-		local c=$(builddir "$v")/console-check.log
-		sed -n -e 's/^harness: stap: ok: /--pass\nstap-guest: /p' \
+		# The serial console ends its lines with CR LF.
+		tr -d '\r' < "$(builddir "$v")/console-check.log" |
+			sed -n -e 's/^harness: stap: ok: /--pass\nstap-guest: /p' \
 			-e 's/^harness: stap: FAIL: /--fail\nstap-guest: /p' \
-			"$c" > "$rdir/stap-guest"
+			-e 's/^harness: stap: done$/done/p' > "$rdir/stap-guest"
 		while read -r line; do
-			results+=("$line")
+			[ "$line" = done ] || results+=("$line")
 		done < "$rdir/stap-guest"
-		grep -q '^harness: stap: done$' "$c" ||
+		grep -qx done "$rdir/stap-guest" ||
 			results+=(--fail "stap-guest-finished")
 	fi
 	# The boot where the call in a site's block must count call depth.
