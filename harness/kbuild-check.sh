@@ -9,28 +9,10 @@
 # check.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/harness/results.sh"
 b=$(realpath "${1:?build directory}")
-rc=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-check() { # WHAT COMMAND...
-	local what=$1
-
-	shift
-	if "$@"; then
-		echo "ok: $what"
-	else
-		echo "FAIL: $what"
-		rc=1
-	fi
-}
-
-eq() {
-	[ "$1" = "$2" ] && return 0
-	echo "  got '$1', expected '$2'"
-	return 1
-}
 
 kmake() {
 	make -s -C "$b" CC="ccache gcc" "$@" > "$tmp/make.log" 2>&1 && return 0

@@ -7,23 +7,11 @@
 # "FAIL: WHAT" line per check.  harness/stap-modules.sh builds probe
 # modules (pass 4), which harness/guest/stap.sh runs in the guest.
 set -uo pipefail
+. "$(dirname "$0")/results.sh"
 b=$(realpath "${1:?build directory}")
 mm=$b/Module.markers
-rc=0
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-
-check() { # WHAT COMMAND...
-	local what=$1
-
-	shift
-	if "$@"; then
-		echo "ok: $what"
-	else
-		echo "FAIL: $what"
-		rc=1
-	fi
-}
 
 # stap_ok PASS SCRIPT: translate SCRIPT up to PASS, output in $out.
 stap_ok() {

@@ -12,6 +12,7 @@
  * with the strings it registers it by.  Entries may be padded with NULs.
  */
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,9 +52,7 @@ static bool marker_name_valid(const char *name)
 	if (!*name)
 		return false;
 	for (; *name; name++)
-		if (!(*name == '_' || (*name >= 'a' && *name <= 'z') ||
-		      (*name >= 'A' && *name <= 'Z') ||
-		      (*name >= '0' && *name <= '9')))
+		if (!isalnum((unsigned char)*name) && *name != '_')
 			return false;
 	return true;
 }
