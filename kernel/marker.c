@@ -796,32 +796,54 @@ static int marker_patch(const struct marker_entry *e, unsigned int what)
 	return marker_batch_done();
 }
 
-static const struct marker *marker_range_conflict(const struct marker_range *r,
-						  const char *name,
-						  const char *format)
+/*
+ * In @r, the first marker called @name with a format: one of @format if
+ * there is one.
+ */
+static const struct marker *marker_range_format(const struct marker_range *r,
+						const char *name,
+						const char *format)
 {
+	const struct marker *first = NULL;
 	struct marker *m;
 
-	for (m = r->start; m < r->stop; m++)
-		if (!strcmp(m->name, name) && !marker_format_ok(m, format))
+	for (m = r->start; m < r->stop; m++) {
+		if (!m->format || strcmp(m->name, name))
+			continue;
+		if (!strcmp(m->format, format))
 			return m;
-	return NULL;
+		first = first ?: m;
+	}
+	return first;
 }
 
-/* The first marker called @name whose format is not @format, or NULL. */
-static const struct marker *marker_format_conflict(const char *name,
-						   const char *format)
+/*
+ * A loaded marker called @name with @format if there is one, else one
+ * with another format, else NULL (none is loaded, or only MARK_ENABLED()
+ * ones, which have no format).
+ */
+static const struct marker *marker_format_find(const char *name,
+					       const char *format)
 {
-	const struct marker *m = NULL;
+	const struct marker *m, *found = NULL;
 	struct marker_range *r;
 
 	lockdep_assert_held(&markers_mutex);
-	list_for_each_entry(r, &marker_ranges, list)
-		if (!m)
-			m = marker_range_conflict(r, name, format);
-	return m;
+	list_for_each_entry(r, &marker_ranges, list) {
+		m = marker_range_format(r, name, format);
+		if (m && !strcmp(m->format, format))
+			return m;
+		found = found ?: m;
+	}
+	return found;
 }
 
+/*
+ * A probe of @format is refused if it differs from the probes connected
+ * to the name, or if markers of the name are loaded and none has it.
+ * Markers of the name with another format are then left out of the
+ * probes (marker_set_probes()).
+ */
 static int marker_check_format(struct marker_entry *e, const char *format)
 {
 	const struct marker *m;
@@ -833,8 +855,8 @@ static int marker_check_format(struct marker_entry *e, const char *format)
 		       e->name, format, e->format);
 		return -EPERM;
 	}
-	m = marker_format_conflict(e->name, format);
-	if (m) {
+	m = marker_format_find(e->name, format);
+	if (m && strcmp(m->format, format)) {
 		pr_err("%s: probe format \"%s\" differs from marker format \"%s\"\n",
 		       e->name, format, m->format);
 		return -EPERM;
@@ -1145,8 +1167,9 @@ EXPORT_SYMBOL_GPL(marker_select);
  * Return: 0; -EINVAL for a bad @name or no @probe, or if a site of
  * @name could not be armed (its bytes were not as expected; logged);
  * -EBUSY if (@probe, @probe_private) is already connected to @name;
- * -EPERM if @format differs from a marker's or from the connected
- * probes'; -ENOMEM.  On error nothing is connected, and no CPU runs
+ * -EPERM if @format differs from the connected probes', or if markers
+ * of @name are loaded and none has @format (those with another format
+ * are left out while it is connected); -ENOMEM.  On error nothing is connected, and no CPU runs
  * @probe any more.
  */
 int marker_probe_register(const char *name, const char *format,
