@@ -156,9 +156,15 @@
  * read.  Its IRET back to the site is a serializing instruction executed
  * after it saw the release, on the CPU it returns on, so that CPU runs the
  * site as it is then: the new instruction, or, if a later chunk has the
- * site by then, that chunk's int3, which holds or emulates anew.  So a
- * hold lasts at most the rest of its chunk plus the time the task then
- * waits for a CPU, however often the site changes.  With preempt=none or
+ * site by then, that chunk's int3, which holds or emulates anew.  It also
+ * ends as soon as the task runs as a real-time or deadline task, raised
+ * while it waited (priority inheritance on an rt_mutex it holds, a
+ * spinlock_t on PREEMPT_RT included, RCU priority boosting,
+ * sched_setscheduler()): the task returns to the site before the
+ * release, traps on the int3 again, and the new instruction is emulated
+ * for it.  So a hold lasts at most the rest of its chunk plus the time the
+ * task then waits for a CPU, however often the site changes, and no task
+ * waits while it can keep a patcher of a lower class off its CPU.  With preempt=none or
  * voluntary (PREEMPT_DYNAMIC), marker_hold_wait() calls _cond_resched(),
  * which schedules as a preemption would (the task stays runnable, its
  * state untouched): a held task keeps no other task off its CPU for longer
@@ -189,7 +195,8 @@
  * - RCU watching: kprobes and tracers may run in the thunk's C code;
  * - a task of the fair scheduling classes, not boosted by priority
  *   inheritance: the patcher may be preempted, and a real-time or deadline
- *   task that waited for it would run in its place for good;
+ *   task that waited for it would run in its place for good.  This holds
+ *   for the whole wait: a task raised meanwhile stops waiting;
  * - not text that must call no instrumented code: vmlinux's noinstr text
  *   (.cpuidle.text included), its entry text, and a module's noinstr text
  *   (the patcher asks marker_text_may_hold() of each instruction as it
@@ -209,10 +216,11 @@
  * is not needed for correctness.  What a hold gives is the
  * cross-modifying-code algorithm of the SDM itself (Vol. 3A, 8.1.3: the
  * executing processor waits for a flag, then serializes, then runs the
- * modified code): a held task leaves the hold only when the new
- * instruction is in memory, and runs it from memory, so the first pass
- * after the change is the real instruction (what Intel PT or the LBRs
- * record, and what a debugger single-steps), not an emulated jump.  What
+ * modified code): a held task leaves the hold when the new instruction
+ * is in memory, and runs it from memory, so the first pass after the
+ * change is the real instruction (what Intel PT or the LBRs record, and
+ * what a debugger single-steps), not an emulated jump; only a task raised
+ * to real time while it waits leaves earlier, to be emulated.  What
  * it costs is the held task's own time, at most the rest of a window plus
  * whatever time it spends preempted; no other CPU waits for it.
  *
@@ -275,8 +283,9 @@
  *   may preempt it, but only tasks of the fair classes are held, and the
  *   scheduler gives the patcher its CPU back as it would from any such
  *   task; a task that could keep it off for good (real-time, deadline, or
- *   boosted) is emulated instead.  A later chunk does not prolong the
- *   wait: the task meets that chunk's int3 as a new hit.
+ *   boosted) is emulated instead, and one raised to such a class while it
+ *   waits stops waiting the next time it runs.  A later chunk does not
+ *   prolong the wait: the task meets that chunk's int3 as a new hit.
  * - The patcher's syncs wait for every online CPU to take an IPI, with
  *   interrupts on.  A held task's CPU has interrupts on and takes it.  A
  *   CPU with interrupts off is waiting, if at all, for something that a
@@ -383,6 +392,7 @@ static atomic_long_t marker_holds;
 static atomic_long_t marker_emulated;
 static atomic_long_t marker_syncs;
 static atomic_long_t marker_late_hits;
+static atomic_long_t marker_abandoned;
 static atomic_t marker_holding;
 static atomic64_t marker_max_hold;
 static u64 marker_max_window;		/* text_mutex */
@@ -696,6 +706,21 @@ static void marker_stat_hold_end(u64 start)
 	atomic_dec(&marker_holding);
 }
 
+/*
+ * Whether a held task may go on waiting: it may not once it runs as a
+ * real-time or deadline task, raised while it waited (priority
+ * inheritance on an rt_mutex it holds, RCU priority boosting,
+ * sched_setscheduler()).  It would spin ahead of the patcher, which may
+ * have no other CPU.
+ */
+static bool marker_hold_may_wait(void)
+{
+	if (likely(!rt_or_dl_task(current)))
+		return true;
+	marker_stat_inc(&marker_abandoned);
+	return false;
+}
+
 /**
  * marker_hold_wait() - where a held task waits for its site
  * @regs: the task's registers, as the thunk saved them; @regs->ip is the
@@ -704,10 +729,12 @@ static void marker_stat_hold_end(u64 start)
  *
  * Called by marker_hold_thunk.  The wait ends as soon as the task runs
  * after its chunk's release, however long it was preempted meanwhile and
- * wherever it migrated.  The thunk's IRET then serializes on whichever
- * CPU the task is: it fetches byte 0 as the chunk left it, or as a later
- * chunk has it by then, an int3 that traps again.  So no hold lasts
- * longer than its chunk plus the time the task waits for a CPU after it.
+ * wherever it migrated, or as soon as it runs as a real-time or deadline
+ * task.  The thunk's IRET then serializes on whichever CPU the task is:
+ * it fetches byte 0 as the chunk left it, or as a later chunk has it by
+ * then, or the chunk's int3, which traps again and is emulated.  So no
+ * hold lasts longer than its chunk plus the time the task waits for a
+ * CPU after it.
  *
  * Where preempt=none or voluntary leave tasks in the kernel unpreempted,
  * _cond_resched() lets others have the CPU meanwhile, as preemption
@@ -726,7 +753,7 @@ __visible void marker_hold_wait(struct pt_regs *regs)
 	seq = regs->orig_ax;
 	start = marker_stat_hold_begin();
 	marker_test_held(regs);
-	while (!marker_released(seq)) {
+	while (!marker_released(seq) && marker_hold_may_wait()) {
 		cpu_relax();
 		_cond_resched();
 	}
@@ -1136,6 +1163,7 @@ void marker_x86_hold_stats(struct marker_hold_stats *st)
 	st->emulated = atomic_long_read(&marker_emulated);
 	st->syncs = atomic_long_read(&marker_syncs);
 	st->late = atomic_long_read(&marker_late_hits);
+	st->abandoned = atomic_long_read(&marker_abandoned);
 	st->holding = atomic_read(&marker_holding);
 	st->max_hold_ns = atomic64_read(&marker_max_hold);
 	st->max_hold_us = div_u64(st->max_hold_ns, 1000);

@@ -5,14 +5,15 @@
  * it fails (the DOC comments of marker.c): the order of writes and
  * syncs, foreign int3s, refused sites, the held task's interrupt frame,
  * single-stepping, breakpoints, kprobes, spinlocks, a held task migrated,
- * preempted or kept off its CPU, a FIFO task on the patching CPU, and a
- * spinlock and IPI chain (x86-64).
+ * preempted or kept off its CPU, a FIFO task on the patching CPU, a held
+ * task raised to real time, and a spinlock and IPI chain (x86-64).
  */
 
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/random.h>
+#include <linux/rtmutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
@@ -883,6 +884,199 @@ static void markers_x86_test_held_bound(struct kunit *test)
 }
 
 /*
+ * A held task that becomes real-time while it waits: raised by
+ * sched_setscheduler(), or by priority inheritance when a FIFO task
+ * blocks on an rt_mutex it holds.  The patcher here is a FIFO task of the
+ * lowest priority on the held task's CPU, as a fair patcher is where the
+ * fair server has no runtime: a task raised above it that went on
+ * waiting would spin ahead of the only task that can release it, for
+ * good.  It must leave the hold at once, run the new instruction
+ * emulated, and let the patch end.  After RAISED_MS a watchdog on another
+ * CPU undoes the raise, so that a patcher that would hang fails the case
+ * instead.
+ */
+#define RAISED_MS	5000
+
+enum raised_how { RAISED_SETSCHED, RAISED_PI };
+
+static const char * const raised_names[] = {
+	[RAISED_SETSCHED] = "sched_setscheduler",
+	[RAISED_PI] = "priority inheritance",
+};
+
+static DEFINE_RT_MUTEX(raised_lock);
+
+static struct raised_test {
+	enum raised_how how;
+	struct task_struct *passer;
+	struct task_struct *waiter;	/* blocks on raised_lock (PI) */
+	struct task_struct *watchdog;
+	int go;
+	int passed;
+	int patched;
+	int rescued;
+	u64 seed;
+	u64 result;
+} rt;
+
+static int raised_passer(void *data)
+{
+	while (!READ_ONCE(rt.go) && !kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	if (rt.how == RAISED_PI)
+		rt_mutex_lock(&raised_lock);
+	rt.result = mkt_pass_held(rt.seed, true);
+	if (rt.how == RAISED_PI)
+		rt_mutex_unlock(&raised_lock);
+	/* The result before the flag. */
+	smp_store_release(&rt.passed, 1);
+	return mkt_park();
+}
+
+/* FIFO, on another CPU: block on the passer's lock, boosting it. */
+static int raised_waiter(void *data)
+{
+	while (!READ_ONCE(rt.go) && !kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	if (!kthread_should_stop()) {
+		rt_mutex_lock(&raised_lock);
+		rt_mutex_unlock(&raised_lock);
+	}
+	return mkt_park();
+}
+
+/* Sleep up to @ms for @cond(): the passer runs on this CPU meanwhile. */
+static bool raised_sleep_until(bool (*cond)(void), int ms)
+{
+	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+
+	while (!cond() && ktime_get_ns() < end)
+		usleep_range(500, 1000);
+	return cond();
+}
+
+static bool raised_passed(void)
+{
+	/* The flag before the result. */
+	return smp_load_acquire(&rt.passed);
+}
+
+static bool raised_passed_or_rescued(void)
+{
+	return raised_passed() || READ_ONCE(rt.rescued);
+}
+
+static bool raised_patched(void)
+{
+	return READ_ONCE(rt.patched);
+}
+
+/* Undo the raise if the patch has not ended within RAISED_MS. */
+static int raised_watchdog(void *data)
+{
+	if (!raised_sleep_until(raised_patched, RAISED_MS)) {
+		WRITE_ONCE(rt.rescued, 1);
+		sched_set_normal(rt.how == RAISED_PI ? rt.waiter : rt.passer, 0);
+	}
+	return mkt_park();
+}
+
+/* Step 1: let the passer be held, then raise it and let it run. */
+static void raised_step(unsigned int step)
+{
+	if (step != 1)
+		return;
+	WRITE_ONCE(rt.go, 1);
+	wake_up_process(rt.passer);
+	if (!raised_sleep_until(mkt_one_held, 2000))
+		return;
+	if (rt.how == RAISED_PI)
+		wake_up_process(rt.waiter);
+	else
+		sched_set_fifo(rt.passer);
+	raised_sleep_until(raised_passed_or_rescued, 2 * RAISED_MS);
+}
+
+static void raised_gen_desc(const enum raised_how *how, char *desc)
+{
+	strscpy(desc, raised_names[*how], KUNIT_PARAM_DESC_SIZE);
+}
+
+static const enum raised_how raised_params[] = { RAISED_SETSCHED, RAISED_PI };
+
+KUNIT_ARRAY_PARAM(raised, raised_params, raised_gen_desc);
+
+static void markers_x86_test_held_raised(struct kunit *test)
+{
+	struct marker_hold_stats st0, st;
+	const struct marker_site *s;
+	int cpu, other;
+	bool rescued;
+
+	if (!marker_hold_supported(&boot_cpu_data))
+		kunit_skip(test, "no task is held in this kernel");
+	memset(&rt, 0, sizeof(rt));
+	rt.how = *(const enum raised_how *)test->param_value;
+	rt.seed = get_random_u32();
+	atomic_set(&mkt_hd.probe_calls, 0);
+	s = marker_test_site("markers_x86_held");
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_x86_held",
+						       "magic %lu",
+						       mkt_probe_held, NULL));
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, false));
+	migrate_disable();
+	cpu = raw_smp_processor_id();
+	other = cpumask_next_wrap(cpu, cpu_online_mask, cpu, false);
+	rt.passer = kthread_create_on_cpu(raised_passer, NULL, cpu,
+					  "markers_raised/%u");
+	if (rt.how == RAISED_PI && other < nr_cpu_ids)
+		rt.waiter = kthread_create_on_cpu(raised_waiter, NULL, other,
+						  "markers_waiter/%u");
+	if (other < nr_cpu_ids)
+		rt.watchdog = mkt_thread_on(raised_watchdog, NULL, other,
+					    "markers_watchdog/%u");
+	if (IS_ERR(rt.passer) || IS_ERR(rt.waiter) || !rt.watchdog) {
+		migrate_enable();
+		KUNIT_FAIL(test, "no threads (needs 2 CPUs)");
+		goto stop;
+	}
+	if (rt.waiter)
+		sched_set_fifo(rt.waiter);
+	sched_set_fifo_low(current);
+	marker_x86_hold_stats(&st0);
+	WRITE_ONCE(marker_x86_test_step, raised_step);
+	KUNIT_EXPECT_EQ(test, 0, arch_marker_site_set(s, true));
+	WRITE_ONCE(marker_x86_test_step, NULL);
+	WRITE_ONCE(rt.patched, 1);
+	marker_x86_hold_stats(&st);
+	sched_set_normal(current, 0);
+	migrate_enable();
+	KUNIT_EXPECT_TRUE(test, raised_sleep_until(raised_passed, RAISED_MS));
+
+	rescued = READ_ONCE(rt.rescued);
+	KUNIT_EXPECT_FALSE_MSG(test, rescued,
+			       "the raised task kept the patcher off its CPU for %d ms",
+			       RAISED_MS);
+	KUNIT_EXPECT_EQ(test, st.holds - st0.holds, 1UL);
+	KUNIT_EXPECT_EQ(test, st.abandoned - st0.abandoned, 1UL);
+	KUNIT_EXPECT_EQ(test, st.emulated - st0.emulated, 1UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mkt_hd.probe_calls), 1);
+	KUNIT_EXPECT_EQ(test, rt.result, mkt_pass_held(rt.seed, false));
+	KUNIT_EXPECT_EQ(test, mkt_holding(), 0);
+stop:
+	WRITE_ONCE(rt.go, 1);
+	WRITE_ONCE(rt.patched, 1);
+	if (!IS_ERR_OR_NULL(rt.waiter))
+		kthread_stop(rt.waiter);
+	if (rt.watchdog)
+		kthread_stop(rt.watchdog);
+	if (!IS_ERR(rt.passer))
+		kthread_stop(rt.passer);
+	marker_probe_unregister("markers_x86_held", mkt_probe_held, NULL);
+}
+
+/*
  * A chain that would stall every sync if a task were held with
  * interrupts off: CPU B takes spinlock L with interrupts on and sends
  * CPU A a synchronous IPI; CPU C takes L with interrupts off; a task on
@@ -1035,6 +1229,7 @@ static struct kunit_case markers_x86_hazard_cases[] = {
 	KUNIT_CASE(markers_x86_test_held_rearm),
 	KUNIT_CASE(markers_x86_test_held_patcher_cpu),
 	KUNIT_CASE(markers_x86_test_held_bound),
+	KUNIT_CASE_PARAM(markers_x86_test_held_raised, raised_gen_params),
 	KUNIT_CASE(markers_x86_test_chain),
 	{}
 };

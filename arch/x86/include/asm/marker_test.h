@@ -15,6 +15,8 @@
  * @emulated: hits emulated: in a context that may not wait
  * @syncs: sync rounds of all CPUs
  * @late: emulated hits after release (the CPU fetched the int3 before)
+ * @abandoned: holds left before their chunk's release, the task having
+ *	       become real-time or deadline while it waited
  * @holding: tasks waiting right now
  * @max_hold_us: the longest a task waited, preemption included, in
  *		 microseconds
@@ -32,6 +34,7 @@ struct marker_hold_stats {
 	unsigned long emulated;
 	unsigned long syncs;
 	unsigned long late;
+	unsigned long abandoned;
 	int holding;
 	unsigned long long max_hold_us;
 	unsigned long long max_hold_ns;
