@@ -4,8 +4,9 @@
 # kbuild-check.sh BUILD_DIR: what kbuild does with Module.markers beyond
 # the in-tree build, which test_module_markers.sh checks in the guest: an
 # external module (harness/ext-module, built with M=) gets its own, with
-# its markers alone; "make clean" of the external module and of a kernel
-# build directory removes it.  One "ok: WHAT" or "FAIL: WHAT" line per
+# its markers alone; malformed sections and objects cut short are
+# refused; "make clean" of the external module and of a kernel build
+# directory removes it.  One "ok: WHAT" or "FAIL: WHAT" line per
 # check.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -74,6 +75,16 @@ check "... with a warning" \
 	says "marker nl: a newline in the format, left out of Module.markers"
 check "... and the other marker's line" \
 	eq "$(cut -f1,3 "$tmp/newline/Module.markers")" "$(printf 'ok\ty %%d')"
+
+# An object that ends inside its __markers_strings section (an
+# interrupted build, a truncated copy): modpost must name it and fail,
+# not read past the end of the file (harness/elf-cut.py).
+check "a module with a marker string builds" bad_module short '"cut_short\0x %d"'
+python3 "$TOP/harness/elf-cut.py" "$tmp/short/bad_short.o" __markers_strings
+check "modpost refuses an object that ends inside __markers_strings" \
+	eval '! make -s -C "$b" CC="ccache gcc" M="$tmp/short" modules > "$tmp/make.log" 2>&1'
+check "... saying so" says "bad_short: __markers_strings runs past the end of the file"
+check "... without crashing" eval '! grep -qiE "segmentation|core dumped|Error 1[3-9][0-9]" "$tmp/make.log"'
 
 # A kernel build directory's "make clean" (Module.symvers stays, for
 # external modules; mrproper removes it).
