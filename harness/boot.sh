@@ -33,7 +33,7 @@ machine=q35
 # spinlocks are what a kernel on hardware takes.
 cpu=max,-hypervisor
 console=ttyS0
-guest=(-initrd "${INITRD:-$b/initramfs.cpio.gz}")
+guest=(-initrd "${INITRD:-$b/initramfs.img}")
 if kunit_only "$variant"; then
 	# No user space: the built-in KUnit suites run, then it reboots.
 	guest=()

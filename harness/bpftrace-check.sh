@@ -5,7 +5,7 @@
 # guest and check that bpftrace lists markers' trace events, attaches to
 # them and reads their fields (harness/guest/bpftrace.sh).  bpftrace's
 # libraries (LLVM, clang, z3, ICU: about 210 MB) are too big for make
-# check's initramfs: this one is the variant's own initramfs.cpio.gz
+# check's initramfs: this one is the variant's own initramfs.img
 # followed by an uncompressed archive with bpftrace, what it loads, and
 # the current harness/guest (the kernel unpacks both, the later files
 # over the earlier).  The btf variant is default with BTF
@@ -50,10 +50,10 @@ cp "$TOP"/harness/guest/* "$extra/harness/"
 mv "$extra/harness/init" "$extra/init"
 chmod +x "$extra/init" "$extra"/harness/*
 {
-	cat "$b/initramfs.cpio.gz"
+	cat "$b/initramfs.img"
 	# The kernel reads an uncompressed archive only at a 4-byte boundary;
 	# it skips the zeros before it.
-	head -c $(( (4 - $(stat -c %s "$b/initramfs.cpio.gz") % 4) % 4 )) /dev/zero
+	head -c $(( (4 - $(stat -c %s "$b/initramfs.img") % 4) % 4 )) /dev/zero
 	(cd "$extra" && find . | cpio -o -H newc --quiet)
 } > "$initrd.tmp"
 mv "$initrd.tmp" "$initrd"

@@ -95,6 +95,26 @@ build() {
 	fi
 }
 
+# The guest's /lib/modules/<release>/build: what a distribution's kernel
+# headers package installs there (Debian's linux-headers packages are made
+# by the same script), with Module.markers beside Module.symvers, for
+# test_module_markers.sh.  Tools take an existing build directory for the
+# kernel's headers: bpftrace compiles with include/linux/kconfig.h from
+# it.  Its host programs are the build host's (CC=HOSTCC: the guests
+# build no modules).  In an archive of its own, uncompressed, which the
+# kernel unpacks at memcpy speed: about 60 MB.
+install_headers() {
+	local h=$b/root-headers
+	local d=$h/lib/modules/$(cat "$b/include/config/kernel.release")/build
+
+	rm -rf "$h"
+	(cd "$b" && srctree=$SRC SRCARCH=$(variant_srcarch "$variant") \
+		MAKE=make CC=gcc HOSTCC=gcc \
+		sh "$SRC/scripts/package/install-extmod-build" "$d") ||
+		die "$variant: installing the kernel headers failed"
+	[ ! -f "$b/Module.markers" ] || cp "$b/Module.markers" "$d/"
+}
+
 install_guest() {
 	local root=$b/root
 	log "$variant: assembling initramfs"
@@ -107,12 +127,7 @@ install_guest() {
 	fi
 	kmake INSTALL_MOD_PATH="$root" modules_install >/dev/null
 	rm -f "$root"/lib/modules/*/{build,source}
-	# Module.markers where a distribution's kernel headers put the build
-	# tree's files, for test_module_markers.sh.
-	if [ -f "$b/Module.markers" ]; then
-		mkdir -p "$root/lib/modules/$(cat "$b/include/config/kernel.release")/build"
-		cp "$b/Module.markers" "$root"/lib/modules/*/build/
-	fi
+	install_headers
 	# O=: each variant builds its helpers for its own architecture.
 	make -s -C "$SRC/tools/testing/selftests" TARGETS=markers O="$b" \
 		ARCH="$arch" CROSS_COMPILE="$ucross" \
@@ -144,8 +159,15 @@ install_guest() {
 	fi
 	mv "$root/harness/init" "$root/init"
 	chmod +x "$root/init" "$root"/harness/*
+	# The headers' archive follows, at a 4-byte boundary (the kernel
+	# skips the zeros before it).
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) \
-		> "$b/initramfs.cpio.gz"
+		> "$b/initramfs.tmp"
+	head -c $(( (4 - $(stat -c %s "$b/initramfs.tmp") % 4) % 4 )) \
+		/dev/zero >> "$b/initramfs.tmp"
+	(cd "$b/root-headers" && find . | cpio -o -H newc --quiet) \
+		>> "$b/initramfs.tmp"
+	mv "$b/initramfs.tmp" "$b/initramfs.img"
 }
 
 [ "${NO_TREE:-}" = 1 ] || bash "$TOP/harness/tree.sh"

@@ -60,6 +60,8 @@ build_job() {
 		return 1
 	fi
 	printf -- '--pass\nbuild-%s\n' "$v" > "$r"
+	# The headers a guest's tools find in /lib/modules/<release>/build.
+	kunit_only "$v" || host_check image "$v" >> "$r"
 	# Where MARK() sites are jump labels, objdump shows them as such.
 	if [ "$v" = generic ] || [ "$v" = arm64 ]; then
 		if python3 "$TOP/harness/jump-check.py" "$(variant_cross "$v")" \

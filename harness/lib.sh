@@ -50,6 +50,11 @@ variant_debarch() {
 	esac
 }
 
+# The kernel's architecture directory, arch/SRCARCH.
+variant_srcarch() {
+	[ "$1" = arm64 ] && echo arm64 || echo x86
+}
+
 # The kernel image QEMU boots, relative to the build directory.
 variant_image() {
 	[ "$1" = arm64 ] && echo arch/arm64/boot/Image ||
