@@ -79,25 +79,26 @@ static unsigned int find_markers_strings(const struct elf_info *info)
 void read_markers(struct module *mod, const struct elf_info *info)
 {
 	unsigned int sec = find_markers_strings(info);
-	const Elf_Shdr *sh = &info->sechdrs[sec];
 	const char *p, *end, *name, *format;
+	size_t offset, size;
 
 	if (!sec)
 		return;
-	if (sh->sh_type == SHT_NOBITS) {
+	if (info->sechdrs[sec].sh_type == SHT_NOBITS) {
 		error("%s: %s has no contents\n", mod->name,
 		      MARKERS_STRINGS_SECTION);
 		return;
 	}
+	offset = info->sechdrs[sec].sh_offset;
+	size = info->sechdrs[sec].sh_size;
 	/* An object cut short: an interrupted build, a truncated copy. */
-	if (sh->sh_offset > info->size ||
-	    sh->sh_size > info->size - sh->sh_offset) {
+	if (offset > info->size || size > info->size - offset) {
 		error("%s: %s runs past the end of the file\n", mod->name,
 		      MARKERS_STRINGS_SECTION);
 		return;
 	}
-	p = (void *)info->hdr + sh->sh_offset;
-	end = p + sh->sh_size;
+	p = (void *)info->hdr + offset;
+	end = p + size;
 	while (p < end) {
 		if (!*p) {
 			p++;
