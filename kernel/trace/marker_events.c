@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
+#include <linux/unaligned.h>
 
 #include "trace.h"
 #include "trace_output.h"
@@ -106,64 +107,106 @@ static const u64 *marker_event_fetch(const struct marker_event *ev,
 }
 
 /*
- * The bytes the strings of one hit take in the record (NUL included,
- * bounded), each one's in @len; then the fields written into @entry,
- * each read from its slot, strings after the fixed part.  Inlined in
- * each probe: a call and its spills cost a recorded hit 44 instructions.
+ * The bytes the strings of one hit take in the record, each one's in
+ * @len: its length, at most MARKER_EVENT_STR_MAX - 1, and its NUL.  Then
+ * the fields, written into @entry from their slots, the strings after the
+ * fixed part.  Inlined in each probe: a call and its spills cost a
+ * recorded hit 44 instructions.
  */
-static __always_inline unsigned int
-marker_event_str_slots(const struct marker_event *ev, const u64 *slots,
-		       u16 *len)
+static __always_inline const char *marker_event_str(const u64 *slots,
+						    const struct marker_event_move *mv)
 {
-	unsigned int i, n, size = 0;
-	const char *str;
+	return (const char *)(unsigned long)slots[mv->slot] ?: "(null)";
+}
 
-	for (n = 0; n < ev->nr_str; n++) {
-		i = ev->str[n];
-		str = (const char *)(unsigned long)slots[ev->ops[i].slot];
-		len[i] = strnlen(str ?: "(null)", MARKER_EVENT_STR_MAX - 1) + 1;
-		size += len[i];
+static __always_inline unsigned int
+marker_event_str_len(const struct marker_event *ev, const u64 *slots, u16 *len)
+{
+	unsigned int n, nr_str = ev->nr_str, size = 0;
+
+	for (n = 0; n < nr_str; n++) {
+		len[n] = min_t(size_t, strlen(marker_event_str(slots, &ev->str[n])),
+			       MARKER_EVENT_STR_MAX - 1) + 1;
+		size += len[n];
 	}
 	return size;
+}
+
+/*
+ * The numbers.  Little-endian: each slot whole, 8 bytes, in the fields'
+ * order, each store putting back what the last wrote past its field (the
+ * record has room for the last: marker_format.c).  Otherwise by size.
+ */
+static __always_inline void marker_event_store_num(const struct marker_event *ev,
+						   void *entry, const u64 *slots)
+{
+	const struct marker_event_move *mv, *end = ev->num + ev->nr_num;
+
+	for (mv = ev->num; mv < end; mv++) {
+#ifdef __LITTLE_ENDIAN
+		put_unaligned(slots[mv->slot], (u64 *)(entry + mv->offset));
+#else
+		void *field = entry + mv->offset;
+		u64 x = slots[mv->slot];
+
+		if (mv->size == 8)
+			put_unaligned(x, (u64 *)field);
+		else if (mv->size == 4)
+			put_unaligned((u32)x, (u32 *)field);
+		else if (mv->size == 2)
+			put_unaligned((u16)x, (u16 *)field);
+		else
+			*(u8 *)field = x;
+#endif
+	}
 }
 
 static __always_inline void
 marker_event_store_slots(const struct marker_event *ev, void *entry,
 			 const u64 *slots, const u16 *len)
 {
-	unsigned int i, data = ev->size;
-	const struct marker_event_op *op;
-	const char *str;
-	void *field;
-	u64 x;
+	unsigned int n, nr_str = ev->nr_str, data = ev->size;
 
-	for (i = 0; i < ev->nr_ops; i++) {
-		op = &ev->ops[i];
-		x = slots[op->slot];
-		field = entry + op->offset;
-		switch (op->kind) {
-		case MARKER_STORE_32:
-			*(u32 *)field = x;
-			break;
-		case MARKER_STORE_64:
-			*(u64 *)field = x;
-			break;
-		case MARKER_STORE_STR:
-			str = (const char *)(unsigned long)x ?: "(null)";
-			memcpy(entry + data, str, len[i] - 1);
-			((char *)entry)[data + len[i] - 1] = '\0';
-			*(u32 *)field = (u32)len[i] << 16 | data;
-			data += len[i];
-			break;
-		case MARKER_STORE_8:
-			*(u8 *)field = x;
-			break;
-		case MARKER_STORE_16:
-			*(u16 *)field = x;
-			break;
-		}
+	marker_event_store_num(ev, entry, slots);
+	for (n = 0; n < nr_str; n++) {
+		memcpy(entry + data, marker_event_str(slots, &ev->str[n]),
+		       len[n] - 1);
+		((char *)entry)[data + len[n] - 1] = '\0';
+		put_unaligned((u32)len[n] << 16 | data,
+			      (u32 *)(entry + ev->str[n].offset));
+		data += len[n];
 	}
 }
+
+/* What a record of @dsize bytes of strings takes in all. */
+static __always_inline unsigned int
+marker_event_record_size(const struct marker_event *ev, unsigned int dsize)
+{
+	return max(ev->size + dsize, ev->reserve);
+}
+
+#ifdef CONFIG_MARKERS_KUNIT_TEST
+/**
+ * marker_event_test_record() - fill a record as the probes fill it
+ * @ev: the event, parsed
+ * @slots: the arguments, one slot each, as a site stores them
+ * @entry: the record, or NULL for its size alone
+ *
+ * For the format parser's KUnit suite.
+ *
+ * Return: the size of the record, which @entry has room for.
+ */
+unsigned int marker_event_test_record(const struct marker_event *ev,
+				      const u64 *slots, void *entry)
+{
+	u16 len[MARKER_EVENT_MAX_ARGS];
+	unsigned int dsize = marker_event_str_len(ev, slots, len);
+
+	if (entry)
+		marker_event_store_slots(ev, entry, slots, len);
+	return marker_event_record_size(ev, dsize);
+}
+#endif
 
 /* The probe of one trace instance's file of the event. */
 static void marker_event_probe(void *probe_private, void *call_private,
@@ -184,8 +227,9 @@ static void marker_event_probe(void *probe_private, void *call_private,
 	slots = arch_marker_va_slots(args);
 	if (unlikely(!slots))
 		slots = marker_event_fetch(ev, args, v);
-	dsize = marker_event_str_slots(ev, slots, len);
-	entry = trace_event_buffer_reserve(&fbuffer, file, ev->size + dsize);
+	dsize = marker_event_str_len(ev, slots, len);
+	entry = trace_event_buffer_reserve(&fbuffer, file,
+					   marker_event_record_size(ev, dsize));
 	if (!entry)
 		return;
 	marker_event_store_slots(ev, entry, slots, len);
@@ -217,8 +261,9 @@ static void marker_event_perf_probe(void *probe_private, void *call_private,
 	slots = arch_marker_va_slots(args);
 	if (unlikely(!slots))
 		slots = marker_event_fetch(ev, args, v);
-	dsize = marker_event_str_slots(ev, slots, len);
-	size = ALIGN(ev->size + dsize + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	dsize = marker_event_str_len(ev, slots, len);
+	size = ALIGN(marker_event_record_size(ev, dsize) + sizeof(u32),
+		     sizeof(u64)) - sizeof(u32);
 	entry = perf_trace_buf_alloc(size, &regs, &rctx);
 	if (!entry)
 		return;

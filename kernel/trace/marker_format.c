@@ -315,24 +315,30 @@ static void marker_format_tell_untyped(const struct marker_event *ev,
 			(int)seq_buf_used(&s), buf);
 }
 
-/* How slot @i is stored; list it among the strings if it is one. */
-static void marker_format_kind(struct marker_event *ev, unsigned int i)
+/*
+ * The probes' program: the number fields in offset order, then the
+ * strings.  Little-endian probes store a number's whole slot, 8 bytes, at
+ * the field (marker_events.c): in offset order, each store puts back what
+ * the one before wrote past its field, and a record takes at least what
+ * the last one writes.
+ */
+static void marker_format_program(struct marker_event *ev)
 {
-	struct marker_event_op *op = &ev->ops[i];
+	struct marker_event_move *mv;
+	unsigned int i, end;
 
-	if (op->is_string) {
-		op->kind = MARKER_STORE_STR;
-		ev->str[ev->nr_str++] = i;
-	} else if (op->size == 8) {
-		op->kind = MARKER_STORE_64;
-	} else if (op->size == 4) {
-		op->kind = MARKER_STORE_32;
-	} else if (op->size == 2) {
-		op->kind = MARKER_STORE_16;
-	} else if (op->size == 1) {
-		op->kind = MARKER_STORE_8;
-	} else {
-		op->kind = MARKER_STORE_NONE;
+	ev->reserve = ev->size;
+	for (i = 0; i < ev->nr_ops; i++) {
+		if (!ev->ops[i].size)
+			continue;
+		mv = ev->ops[i].is_string ? &ev->str[ev->nr_str++] :
+					   &ev->num[ev->nr_num++];
+		mv->slot = ev->ops[i].slot;
+		mv->size = ev->ops[i].size;
+		mv->offset = ev->ops[i].offset;
+		end = mv->offset + sizeof(u64);
+		if (!ev->ops[i].is_string && end > ev->reserve)
+			ev->reserve = end;
 	}
 }
 
@@ -389,8 +395,7 @@ void marker_format_parse(struct marker_event *ev)
 	}
 	ev->nr_ops = i;
 	ev->size = offset;
-	for (i = 0; i < ev->nr_ops; i++)
-		marker_format_kind(ev, i);
+	marker_format_program(ev);
 	ev->tail = marker_format_lit(&text, lit, stop ? stop - lit :
 				    strlen(lit));
 	if (untyped || stop)

@@ -28,16 +28,6 @@ enum marker_read_type {
 	MARKER_READ_PTR,
 };
 
-/* How a site's slot is stored into the record: its low bytes, or a string. */
-enum marker_store_kind {
-	MARKER_STORE_32,
-	MARKER_STORE_64,
-	MARKER_STORE_STR,
-	MARKER_STORE_8,
-	MARKER_STORE_16,
-	MARKER_STORE_NONE,
-};
-
 /**
  * struct marker_event_op - one step of the copy program
  * @read: how the argument is read (enum marker_read_type)
@@ -47,7 +37,6 @@ enum marker_store_kind {
  * @is_string: a %s: @size is that of its __data_loc word
  * @stars: int arguments to skip first, for '*' widths and precisions
  * @slot: the argument's position in the list, stars counted
- * @kind: how a slot is stored (enum marker_store_kind), for a site's list
  * @offset: of the field in the record
  */
 struct marker_event_op {
@@ -57,7 +46,18 @@ struct marker_event_op {
 	u8 is_string;
 	u8 stars;
 	u8 slot;
-	u8 kind;
+	u16 offset;
+};
+
+/**
+ * struct marker_event_move - one field of the record, as the probes fill it
+ * @slot: the argument slot it is read from
+ * @size: its size (the numbers: 1, 2, 4 or 8)
+ * @offset: its offset in the record
+ */
+struct marker_event_move {
+	u8 slot;
+	u8 size;
 	u16 offset;
 };
 
@@ -87,9 +87,14 @@ struct marker_event_field {
  *	    (call.module, NULL for vmlinux) first
  * @refused: the last module whose format was refused, to say it once
  * @nr_ops: conversions in @ops and @fields
- * @nr_str: %s fields
- * @str: the index in @ops of each
+ * @nr_num: number fields, in @num
+ * @nr_str: %s fields, in @str
+ * @num: the number fields in offset order: where a little-endian probe
+ *	 stores each slot whole, 8 bytes, the next field's store puts back
+ *	 what it wrote past its field
+ * @str: the %s fields: their __data_loc words
  * @size: a record's size without its strings, header included
+ * @reserve: the least a record takes, that the last 8-byte store fits
  * @text: literal text between the conversions, NUL-separated
  * @tail: the literal text after the last conversion (in @text)
  * @fields: the conversions, for defining and printing (cold)
@@ -105,9 +110,12 @@ struct marker_event {
 	struct list_head owners;
 	struct module *refused;
 	unsigned int nr_ops;
+	unsigned int nr_num;
 	unsigned int nr_str;
-	u8 str[MARKER_EVENT_MAX_ARGS];
+	struct marker_event_move num[MARKER_EVENT_MAX_ARGS];
+	struct marker_event_move str[MARKER_EVENT_MAX_ARGS];
 	unsigned int size;
+	unsigned int reserve;
 	char *text;
 	const char *tail;
 	struct marker_event_field *fields;
@@ -118,5 +126,9 @@ struct marker_event *marker_event_alloc(const char *name, const char *format);
 void marker_event_free(struct marker_event *ev);
 void marker_format_parse(struct marker_event *ev);
 char *marker_format_print_fmt(const struct marker_event *ev);
+#ifdef CONFIG_MARKERS_KUNIT_TEST
+unsigned int marker_event_test_record(const struct marker_event *ev,
+				      const u64 *slots, void *entry);
+#endif
 
 #endif /* _KERNEL_TRACE_MARKER_FORMAT_H */

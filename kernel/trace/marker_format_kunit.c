@@ -9,6 +9,8 @@
 #include <linux/marker.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
+#include <linux/unaligned.h>
+#include <linux/vmalloc.h>
 
 #include "marker_format.h"
 
@@ -56,6 +58,16 @@ static void expect_field(struct kunit *test, const struct marker_event *ev,
 	KUNIT_EXPECT_LE(test, op->offset + size, ev->size);
 }
 
+/* @mv stores field @op: the same slot, size and offset. */
+static void expect_move(struct kunit *test,
+			const struct marker_event_move *mv,
+			const struct marker_event_op *op)
+{
+	KUNIT_EXPECT_EQ(test, mv->slot, op->slot);
+	KUNIT_EXPECT_EQ(test, mv->size, op->size);
+	KUNIT_EXPECT_EQ(test, mv->offset, op->offset);
+}
+
 /* A field per conversion, named after the word before it. */
 static void marker_format_test_words(struct kunit *test)
 {
@@ -70,12 +82,15 @@ static void marker_format_test_words(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->ops[1].offset, COMMON_SIZE + 4);
 	KUNIT_EXPECT_EQ(test, ev->size,
 			ALIGN(COMMON_SIZE + 8, sizeof(long)) + sizeof(long));
-	/* The string is listed, and stored as one. */
+	/* The string is listed, and stored as one; the numbers in order. */
 	KUNIT_EXPECT_TRUE(test, ev->ops[1].is_string);
 	KUNIT_EXPECT_EQ(test, ev->nr_str, 1);
-	KUNIT_EXPECT_EQ(test, ev->str[0], 1);
-	KUNIT_EXPECT_EQ(test, ev->ops[0].kind, MARKER_STORE_32);
-	KUNIT_EXPECT_EQ(test, ev->ops[1].kind, MARKER_STORE_STR);
+	expect_move(test, &ev->str[0], &ev->ops[1]);
+	KUNIT_EXPECT_EQ(test, ev->nr_num, 2);
+	expect_move(test, &ev->num[0], &ev->ops[0]);
+	expect_move(test, &ev->num[1], &ev->ops[2]);
+	/* The last number's 8-byte store ends the record. */
+	KUNIT_EXPECT_EQ(test, ev->reserve, ev->ops[2].offset + 8);
 	KUNIT_EXPECT_EQ(test, ev->ops[2].read, MARKER_READ_LONG);
 	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt,
 			   "\"pid %d comm %s addr 0x%lx\", REC->pid, __get_str(comm), REC->addr");
@@ -110,9 +125,11 @@ static void marker_format_test_lengths(struct kunit *test)
 	for (i = 1; i < ev->nr_ops; i++)
 		KUNIT_EXPECT_GE(test, ev->ops[i].offset,
 				ev->ops[i - 1].offset + ev->ops[i - 1].size);
-	KUNIT_EXPECT_EQ(test, ev->ops[0].kind, MARKER_STORE_8);
-	KUNIT_EXPECT_EQ(test, ev->ops[2].kind, MARKER_STORE_16);
-	KUNIT_EXPECT_EQ(test, ev->ops[4].kind, MARKER_STORE_64);
+	/* Every field a number, stored in offset order. */
+	KUNIT_EXPECT_EQ(test, ev->nr_num, 11);
+	for (i = 0; i < ev->nr_num; i++)
+		expect_move(test, &ev->num[i], &ev->ops[i]);
+	KUNIT_EXPECT_EQ(test, ev->reserve, ev->ops[10].offset + 8);
 	KUNIT_EXPECT_EQ(test, ev->ops[4].read, MARKER_READ_LLONG);
 	KUNIT_EXPECT_EQ(test, ev->ops[6].read, MARKER_READ_SIZE);
 	KUNIT_EXPECT_EQ(test, ev->ops[8].read, MARKER_READ_PTRDIFF);
@@ -175,11 +192,14 @@ static void marker_format_test_untyped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->ops[1].read, MARKER_READ_PTR);
 	KUNIT_EXPECT_EQ(test, ev->ops[2].slot, 3);
 	KUNIT_EXPECT_EQ(test, ev->ops[2].read, MARKER_READ_PTR);
-	KUNIT_EXPECT_EQ(test, ev->ops[0].kind, MARKER_STORE_NONE);
 	expect_field(test, ev, 3, "v", "unsigned int", 4, false, "%u");
 	KUNIT_EXPECT_EQ(test, ev->ops[3].slot, 4);
 	KUNIT_EXPECT_EQ(test, ev->ops[3].offset, COMMON_SIZE);
 	KUNIT_EXPECT_EQ(test, ev->size, COMMON_SIZE + 4);
+	/* Only the typed conversion is stored, from its slot. */
+	KUNIT_EXPECT_EQ(test, ev->nr_num, 1);
+	expect_move(test, &ev->num[0], &ev->ops[3]);
+	KUNIT_EXPECT_EQ(test, ev->reserve, COMMON_SIZE + 8);
 	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt,
 			   "\"w ? n ? s ? v %u\", REC->v");
 }
@@ -191,6 +211,8 @@ static void marker_format_test_noargs(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, ev->nr_ops, 0);
 	KUNIT_EXPECT_EQ(test, ev->size, COMMON_SIZE);
+	KUNIT_EXPECT_EQ(test, ev->reserve, COMMON_SIZE);
+	KUNIT_EXPECT_EQ(test, ev->nr_num + ev->nr_str, 0);
 	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt, "\"\"");
 }
 
@@ -237,6 +259,120 @@ static void marker_format_test_escapes(struct kunit *test)
 			   "\"msg=%s \\\"quoted\\\" 100%% back\\\\slash\\n\", __get_str(msg)");
 }
 
+/* Field @i of @entry, as the print path reads it, widened by its sign. */
+static s64 field_value(const struct marker_event *ev, unsigned int i,
+		       const void *entry)
+{
+	const struct marker_event_op *op = &ev->ops[i];
+	const void *f = entry + op->offset;
+
+	switch (op->size) {
+	case 1:
+		return op->is_signed ? *(s8 *)f : *(u8 *)f;
+	case 2:
+		return op->is_signed ? (s64)get_unaligned((s16 *)f) :
+				       (s64)get_unaligned((u16 *)f);
+	case 4:
+		return op->is_signed ? (s64)get_unaligned((s32 *)f) :
+				       (s64)get_unaligned((u32 *)f);
+	default:
+		return get_unaligned((s64 *)f);
+	}
+}
+
+/* The string of field @i of @entry, after its __data_loc word. */
+static const char *field_str(const struct marker_event *ev, unsigned int i,
+			     const void *entry)
+{
+	u32 loc = get_unaligned((u32 *)(entry + ev->ops[i].offset));
+
+	return entry + (loc & 0xffff);
+}
+
+/*
+ * What the probes store: every number kind and width, negative and past
+ * its width, read back from its field; strings and a NULL one, copied
+ * after the fixed part.  The record is allocated to the size the probe
+ * asks for: KASAN checks that no store goes past it.
+ */
+static void marker_format_test_store(struct kunit *test)
+{
+	static const char fmt[] =
+		"a %hhd b %hhu c %hd d %hu e %d f %u s %s g %lld h %llu n %s i %ld j %c";
+	const u64 slots[] = {
+		(u64)-5, 0x1fa, (u64)-300, 0x1fde8, (u64)-70000, 4000000000U,
+		(unsigned long)"hello", (u64)-(1LL << 40), ~0ULL, 0,
+		(u64)(long)-9, 'x',
+	};
+	static const s64 want[] = {
+		-5, 0xfa, -300, 0xfde8, -70000, 4000000000U, 0, -(1LL << 40),
+		-1, 0, -9, 'x',
+	};
+	struct marker_event *ev = parse(test, fmt);
+	unsigned int i, size;
+	void *entry;
+
+	KUNIT_ASSERT_EQ(test, ev->nr_ops, ARRAY_SIZE(slots));
+	size = marker_event_test_record(ev, slots, NULL);
+	KUNIT_EXPECT_EQ(test, size, ev->size + sizeof("hello") +
+			sizeof("(null)"));
+	entry = kunit_kmalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, entry);
+	memset(entry, 0xa5, size);
+	marker_event_test_record(ev, slots, entry);
+	for (i = 0; i < ev->nr_ops; i++) {
+		if (ev->ops[i].is_string)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, field_value(ev, i, entry), want[i],
+				    "field %s", ev->fields[i].name);
+	}
+	KUNIT_EXPECT_STREQ(test, field_str(ev, 6, entry), "hello");
+	KUNIT_EXPECT_STREQ(test, field_str(ev, 9, entry), "(null)");
+	/* The common fields are the ring buffer's, untouched. */
+	KUNIT_EXPECT_EQ(test, *(u8 *)entry, 0xa5);
+}
+
+/*
+ * Strings of every length up to 20, so at every alignment, ending at the
+ * end of a page that a guard page follows: measured and copied without a
+ * read past their NUL; one longer than MARKER_EVENT_STR_MAX - 1 bytes is
+ * cut there.
+ */
+static void marker_format_test_store_str(struct kunit *test)
+{
+	struct marker_event *ev = parse(test, "x %u s %s");
+	char *page, *str, *entry, *want;
+	unsigned int len, size;
+	u64 slots[2] = { 7 };
+
+	page = vmalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	entry = kunit_kmalloc(test, ev->size + 300, GFP_KERNEL);
+	want = kunit_kmalloc(test, 300, GFP_KERNEL);
+	if (!entry || !want) {
+		vfree(page);
+		KUNIT_FAIL(test, "no memory");
+		return;
+	}
+	for (len = 0; len <= 20; len++) {
+		str = page + PAGE_SIZE - len - 1;
+		memset(str, 'a' + len, len);
+		str[len] = '\0';
+		slots[1] = (unsigned long)str;
+		size = marker_event_test_record(ev, slots, entry);
+		KUNIT_EXPECT_EQ(test, size, ev->size + len + 1);
+		KUNIT_EXPECT_STREQ(test, field_str(ev, 1, entry), str);
+		KUNIT_EXPECT_EQ(test, field_value(ev, 0, entry), 7);
+	}
+	vfree(page);
+	memset(want, 'z', 299);
+	want[299] = '\0';
+	slots[1] = (unsigned long)want;
+	size = marker_event_test_record(ev, slots, entry);
+	KUNIT_EXPECT_EQ(test, size, ev->size + 256);
+	KUNIT_EXPECT_EQ(test, strlen(field_str(ev, 1, entry)), 255);
+}
+
 static struct kunit_case marker_format_test_cases[] = {
 	KUNIT_CASE(marker_format_test_words),
 	KUNIT_CASE(marker_format_test_lengths),
@@ -247,6 +383,8 @@ static struct kunit_case marker_format_test_cases[] = {
 	KUNIT_CASE(marker_format_test_stop),
 	KUNIT_CASE(marker_format_test_too_many),
 	KUNIT_CASE(marker_format_test_escapes),
+	KUNIT_CASE(marker_format_test_store),
+	KUNIT_CASE(marker_format_test_store_str),
 	{}
 };
 
