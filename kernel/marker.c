@@ -13,6 +13,7 @@
 
 #define pr_fmt(fmt) "markers: " fmt
 
+#include <linux/cpu.h>
 #include <linux/hashtable.h>
 #include <linux/irq_work.h>
 #include <linux/jhash.h>
@@ -40,11 +41,28 @@
  * change builds a new array, publishes it with rcu_assign_pointer() in
  * each struct marker of the name, in vmlinux and in every module, and
  * frees the old one with kfree_rcu().  The hit path takes no lock: a site
- * and marker_run_probes() read the array with preemption off, so a grace period
- * after it is unpublished no CPU still reads it.  For that reason, where
- * RCU is not watching the CPU (the idle loop, a CPU going offline) they
- * call no probe: marker_skip_unwatched() counts the pass and logs the
- * first one from an irq_work, which runs where printk() may.
+ * and marker_run_probes() read the array with preemption off, so a grace
+ * period after it is unpublished no CPU still reads it.  A marker that was
+ * connected once is never NULL again (marker_probes_none), so an armed
+ * site reads an array without testing it.
+ *
+ * Where RCU is not watching.  A grace period does not wait for a CPU that
+ * RCU does not watch.  Kernel code runs so in two places: noinstr text
+ * (the idle loop, entry code), which must not call instrumentable code,
+ * hence hold no MARK() (objtool checks it with CONFIG_NOINSTR_VALIDATION,
+ * as for tracepoints), and a CPU going offline, which runs instrumentable
+ * code once it has told RCU it is dead (cpuhp_report_idle_dead()).  That
+ * CPU goes while its hotplug operation holds the CPU hotplug lock, and
+ * every publication of a probe array, like every change of a site or a
+ * call, happens under markers_lock(), which takes that lock for reading:
+ * the CPU reads only arrays published before it began to go, and those are
+ * unpublished, and freed a grace period later, only once it is dead.  So
+ * sites test nothing.  Where the architecture does not confine such code to
+ * noinstr text (no CONFIG_ARCH_WANTS_NO_INSTR), and with CONFIG_PROVE_RCU
+ * (which checks, as tracepoints do with lockdep), sites and
+ * marker_run_probes() test the CPU first and call no probe there:
+ * marker_skip_unwatched() counts the pass and logs the first one from an
+ * irq_work, which runs where printk() may.
  *
  * marker_probe_unregister() and marker_probe_unregister_private_data()
  * wait for a grace period before they return, and so does
@@ -65,13 +83,13 @@
  * every change of a site or a call.  It protects marker_table, the ranges
  * of markers (marker_ranges: vmlinux's, then each module's), and the
  * state and probes of every struct marker, and may be held across
- * sleeping allocations and code patching.  Lock order: markers_mutex,
- * then kprobe_mutex (kprobe_text_lock()), the CPU hotplug lock and
- * text_mutex, the last three taken by arch_marker_change() as kprobes
- * takes them; where sites are jump labels, static_branch_enable() takes
- * the CPU hotplug lock, then jump_label_mutex (then text_mutex).  The
- * debugfs sites file walks kallsyms and takes module_mutex before it
- * takes markers_mutex.
+ * sleeping allocations and code patching.  What publishes or patches
+ * takes it with markers_lock(), which adds kprobe_mutex
+ * (kprobe_text_lock()) and the CPU hotplug lock for reading, in kprobes'
+ * order; arch_marker_change() then takes text_mutex, and where sites are
+ * jump labels static_branch_enable_cpuslocked() takes jump_label_mutex
+ * (then text_mutex).  The debugfs sites file walks kallsyms and takes
+ * module_mutex before it takes markers_mutex.
  */
 
 /**
@@ -106,15 +124,21 @@
  *   and still runs the block would otherwise call B with A's
  *   probe_private.
  * 1 -> 0
- *   the sites are disarmed and the calls pointed back at the iterator.  If
- *   a probe is then connected again, the calls are pointed at it only a
- *   grace period after this (1 -> 0 -> 1: a CPU that read [A] must not
- *   call B with A's probe_private).
+ *   the sites are disarmed and the calls pointed back at the iterator,
+ *   then the array is replaced by marker_probes_none, whose only closure
+ *   is a stub without probe_private: a CPU that still runs the block calls
+ *   the iterator with the array it read, either one.  If a probe is then
+ *   connected again, the calls are pointed at it only a grace period after
+ *   this (1 -> 0 -> 1: a CPU that read [A] must not call B with A's
+ *   probe_private).
  *
  * Grace periods are waited for only when such a transition follows, with
  * cond_synchronize_rcu() on a cookie taken at the earlier step, as
  * tracepoint.c does.  Replacing a probe by a stub points the calls at the
- * iterator.
+ * iterator.  A change of selection (marker_select()) points every call of
+ * the name at the iterator first, as some sites may lose their probes, and
+ * a going module's sites and calls are set as for 1 -> 0 before its
+ * markers lose theirs.
  *
  * The architecture checks each instruction's bytes before it writes it,
  * and leaves alone, with a log line, one that is in neither its old nor
@@ -184,15 +208,14 @@ struct marker_probes {
  * sleeping allocations and code patching.
  *
  * Lock order: markers_mutex -> kprobe_mutex (kprobe_text_lock()) -> CPU
- * hotplug lock -> text_mutex.  The arch's arch_marker_change() takes the
- * last three, as kprobes takes them; where sites are jump labels instead,
- * static_branch_enable() takes the CPU hotplug lock -> jump_label_mutex
- * (-> text_mutex).  The debugfs sites file walks kallsyms and module_mutex
+ * hotplug lock -> text_mutex (arch_marker_change()), or -> jump_label_mutex
+ * (-> text_mutex) where sites are jump labels.  markers_lock() takes the
+ * first three.  The debugfs sites file walks kallsyms and module_mutex
  * before it takes markers_mutex.
  *
- * The hit path, marker_run_probes(), takes no lock: it reads struct
- * marker::probes with preemption off (rcu_read_lock_sched_notrace()), and
- * old probe arrays are freed only after an RCU grace period.
+ * The hit path takes no lock: it reads struct marker::probes with
+ * preemption off, and old probe arrays are freed only after an RCU grace
+ * period.
  */
 DEFINE_MUTEX(markers_mutex);
 DEFINE_HASHTABLE(marker_table, MARKER_HASH_BITS);
@@ -216,6 +239,26 @@ static struct marker_range marker_vmlinux = {
 struct list_head marker_ranges = LIST_HEAD_INIT(marker_vmlinux.list);
 
 /*
+ * For what publishes probes or patches sites: markers_mutex, then what
+ * patching needs in kprobes' order, the CPU hotplug lock included, so
+ * that no CPU is on its way offline meanwhile (see "Probe arrays, RCU and
+ * locking").
+ */
+static void markers_lock(void)
+{
+	mutex_lock(&markers_mutex);
+	kprobe_text_lock();
+	cpus_read_lock();
+}
+
+static void markers_unlock(void)
+{
+	cpus_read_unlock();
+	kprobe_text_unlock();
+	mutex_unlock(&markers_mutex);
+}
+
+/*
  * A marker passed where RCU is not watching: said once, from an irq_work,
  * which runs where printk() may.
  */
@@ -234,8 +277,9 @@ static DEFINE_IRQ_WORK(marker_unwatched_work, marker_unwatched_tell);
  * marker_skip_unwatched() - a marker passed where RCU is not watching
  * @mark: the marker
  *
- * Called by MARK() sites and marker_run_probes() instead of calling the probes
- * (see marker_rcu_ignores_cpu()).  The first such pass is logged.
+ * Called by MARK() sites and marker_run_probes() instead of calling the
+ * probes, where they test whether RCU watches (MARKER_CHECK_RCU).  The
+ * first such pass is logged.
  *
  * Context: any, RCU not watching, preemption off.
  */
@@ -256,11 +300,10 @@ NOKPROBE_SYMBOL(marker_skip_unwatched);
  *
  * Called by the sites that are not the arch's own (_trace_mark(), and
  * MARK() on jump labels or a flag) while probes are connected, and by
- * those that were a moment ago; safe in any context
- * where RCU is watching, NMI included.  Where it is not (the idle loop,
- * the last steps of a CPU going offline), the probes are not called: the
- * array they are read from could be freed under them.  The first such
- * pass is logged.
+ * those that were a moment ago; safe in any context where a MARK() may
+ * be, NMI included (see "Probe arrays, RCU and locking").  Where sites
+ * test whether RCU watches (MARKER_CHECK_RCU) and it does not, the probes
+ * are not called, and the first such pass is logged.
  */
 void notrace marker_run_probes(const struct marker *mark, void *call_private, ...)
 {
@@ -268,11 +311,14 @@ void notrace marker_run_probes(const struct marker *mark, void *call_private, ..
 	struct marker_probe_closure *p;
 
 	rcu_read_lock_sched_notrace();
-	if (unlikely(marker_rcu_ignores_cpu())) {
+	if (MARKER_CHECK_RCU && unlikely(marker_rcu_ignores_cpu())) {
 		marker_skip_unwatched(mark);
 	} else {
 		p = rcu_dereference_sched(mark->probes);
-		/* An array is never empty: the first probe needs no test. */
+		/*
+		 * NULL before the first connection: a flag site may see its
+		 * state before the array.  An array is never empty.
+		 */
 		if (p) {
 			do {
 				va_start(args, call_private);
@@ -287,7 +333,7 @@ void notrace marker_run_probes(const struct marker *mark, void *call_private, ..
 EXPORT_SYMBOL_GPL(marker_run_probes);
 NOKPROBE_SYMBOL(marker_run_probes);
 
-#ifdef CONFIG_HAVE_ARCH_MARKERS
+#if defined(CONFIG_HAVE_ARCH_MARKERS) || defined(CONFIG_HAVE_ARCH_MARKER_VA)
 /**
  * marker_iterate() - call every probe of a marker, from a site
  * @probe_private: ignored (the first closure's)
@@ -386,9 +432,9 @@ static bool marker_format_ok(const struct marker *m, const char *format)
 static void marker_key_set(struct marker *m, bool connected)
 {
 	if (connected)
-		static_branch_enable(&m->key);
+		static_branch_enable_cpuslocked(&m->key);
 	else
-		static_branch_disable(&m->key);
+		static_branch_disable_cpuslocked(&m->key);
 }
 #else
 static inline void marker_key_set(struct marker *m, bool connected)
@@ -397,13 +443,32 @@ static inline void marker_key_set(struct marker *m, bool connected)
 #endif
 
 /*
+ * Stands in for a probe that was disconnected when no smaller array could
+ * be allocated; copies of the array leave it out.  Also the only probe of
+ * marker_probes_none.
+ */
+static void marker_probe_stub(void *probe_private, void *call_private,
+			      const char *fmt, va_list *args)
+{
+}
+
+/*
+ * The probes of a marker that was connected and is not any more: sites
+ * that were armed read an array, never NULL, and need not test it.
+ */
+static struct marker_probe_closure marker_probes_none[] = {
+	{ .func = marker_probe_stub },
+	{ }
+};
+
+/*
  * Point @m at @e's probes if it is among @e's selected sites, or
  * disconnect it; keep format mismatches out.
  */
 static void marker_set_probes(struct marker *m, const struct marker_entry *e,
 			      struct module *mod)
 {
-	struct marker_probe_closure *p = NULL;
+	struct marker_probe_closure *p = marker_probes_none;
 
 	if (e && e->probes && marker_query_match(e->query, m, mod)) {
 		if (!marker_format_ok(m, e->format)) {
@@ -415,23 +480,15 @@ static void marker_set_probes(struct marker *m, const struct marker_entry *e,
 		p = e->probes->probes;
 	}
 	rcu_assign_pointer(m->probes, p);
-	WRITE_ONCE(m->state, !!p);
-	marker_key_set(m, p);
-}
-
-/*
- * Stands in for a probe that was disconnected when no smaller array could
- * be allocated; copies of the array leave it out.
- */
-static void marker_probe_stub(void *probe_private, void *call_private,
-			      const char *fmt, va_list *args)
-{
+	WRITE_ONCE(m->state, p != marker_probes_none);
+	marker_key_set(m, p != marker_probes_none);
 }
 
 /* What marker_patch() changes. */
 #define MARKER_SITES	1	/* arm the sites of connected markers */
 #define MARKER_CALLS	2	/* point calls at what marker_call_wanted() says */
 #define MARKER_ITERATE	4	/* point calls at marker_iterate() */
+#define MARKER_OFF	8	/* disarm the sites, point calls at marker_iterate() */
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 /*
@@ -715,7 +772,8 @@ static unsigned long marker_call_wanted(const struct marker *m)
 
 /*
  * Set the sites and calls of the markers called @name in @r (all, for
- * NULL) as their struct marker says.
+ * NULL) as their struct marker says, or as a disconnected one would have
+ * them (MARKER_OFF).
  */
 static void marker_patch_range(const struct marker_range *r,
 			       const char *name, unsigned int what)
@@ -725,25 +783,26 @@ static void marker_patch_range(const struct marker_range *r,
 	struct marker_change *v;
 	const struct marker *m;
 
-	for (s = r->sites; what & MARKER_SITES && s < r->sites_stop; s++) {
+	for (s = r->sites; what & (MARKER_SITES | MARKER_OFF) &&
+	     s < r->sites_stop; s++) {
 		m = marker_site_marker(s);
 		if ((name && strcmp(m->name, name)) ||
 		    !marker_site_writable(s, r))
 			continue;
 		v = marker_batch_next();
 		v->site = s;
-		v->armed = READ_ONCE(m->state);
+		v->armed = !(what & MARKER_OFF) && READ_ONCE(m->state);
 	}
 	for (c = r->calls;
-	     what & (MARKER_CALLS | MARKER_ITERATE) && c < r->calls_stop;
-	     c++) {
+	     what & (MARKER_CALLS | MARKER_ITERATE | MARKER_OFF) &&
+	     c < r->calls_stop; c++) {
 		m = marker_probe_call_marker(c);
 		if ((name && strcmp(m->name, name)) ||
 		    !marker_text_writable(marker_probe_call_code(c), r))
 			continue;
 		v = marker_batch_next();
 		v->call = c;
-		v->target = what & MARKER_ITERATE ?
+		v->target = what & (MARKER_ITERATE | MARKER_OFF) ?
 			    (unsigned long)marker_iterate :
 			    marker_call_wanted(m);
 	}
@@ -1028,9 +1087,12 @@ static int marker_entry_set(struct marker_entry *e, struct marker_probes *new,
 		return marker_patch(e, MARKER_SITES | MARKER_CALLS);
 	}
 	if (!nr) {
-		/* 1 -> 0: disarm, calls back at the iterator. */
+		/*
+		 * 1 -> 0: disarm, calls back at the iterator; then the empty
+		 * array, which only the iterator may call.
+		 */
+		ret = marker_patch(e, MARKER_OFF);
 		marker_connect_all(e);
-		ret = marker_patch(e, MARKER_SITES | MARKER_CALLS);
 		marker_gp_start(MARKER_GP_1_0_1);
 		return ret;
 	}
@@ -1100,9 +1162,11 @@ static int marker_entry_reselect(struct marker_entry *e)
 
 	if (!e->nr_probes)
 		return 0;
+	/* Sites it leaves get the empty array: calls at the iterator first. */
+	ret = marker_patch(e, MARKER_ITERATE);
 	marker_gp_wait(MARKER_GP_1_0_1);
 	marker_connect_all(e);
-	ret = marker_patch(e, MARKER_SITES | MARKER_CALLS);
+	ret = marker_patch(e, MARKER_SITES | MARKER_CALLS) ?: ret;
 	marker_gp_start(MARKER_GP_1_0_1);
 	return ret;
 }
@@ -1136,7 +1200,7 @@ int marker_select(const char *name, const char *query)
 	ret = marker_query_parse(name, query, &q);
 	if (ret)
 		return ret;
-	mutex_lock(&markers_mutex);
+	markers_lock();
 	e = q ? marker_entry_find_or_add(name) : marker_entry_find(name);
 	if (!e) {
 		ret = q ? -ENOMEM : 0;
@@ -1149,7 +1213,7 @@ int marker_select(const char *name, const char *query)
 	marker_query_free(old);
 	marker_entry_put(e);
 unlock:
-	mutex_unlock(&markers_mutex);
+	markers_unlock();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(marker_select);
@@ -1188,7 +1252,7 @@ int marker_probe_register(const char *name, const char *format,
 		return -EINVAL;
 	}
 
-	mutex_lock(&markers_mutex);
+	markers_lock();
 	ret = -ENOMEM;
 	e = marker_entry_find_or_add(name);
 	if (!e)
@@ -1227,7 +1291,7 @@ free_fmt:
 put:
 	marker_entry_put(e);
 unlock:
-	mutex_unlock(&markers_mutex);
+	markers_unlock();
 	/* Sites armed meanwhile may have called @probe. */
 	if (ret == -EINVAL)
 		synchronize_rcu();
@@ -1279,11 +1343,11 @@ int marker_probe_unregister(const char *name, marker_probe_func *probe,
 	if (!marker_name_ok(name))
 		return -EINVAL;
 
-	mutex_lock(&markers_mutex);
+	markers_lock();
 	e = marker_entry_find(name);
 	if (e)
 		ret = marker_entry_remove(e, probe, probe_private);
-	mutex_unlock(&markers_mutex);
+	markers_unlock();
 	if (!ret)
 		synchronize_rcu();
 	return ret;
@@ -1307,11 +1371,11 @@ int marker_probe_unregister_private_data(marker_probe_func *probe,
 	struct hlist_node *tmp;
 	int bkt, ret = -ENOENT;
 
-	mutex_lock(&markers_mutex);
+	markers_lock();
 	hash_for_each_safe(marker_table, bkt, tmp, e, hlist)
 		if (!marker_entry_remove(e, probe, probe_private))
 			ret = 0;
-	mutex_unlock(&markers_mutex);
+	markers_unlock();
 	if (!ret)
 		synchronize_rcu();
 	return ret;
@@ -1524,10 +1588,10 @@ static void marker_module_going(struct module *mod)
 	list_for_each_entry(r, &marker_ranges, list) {
 		if (r->mod != mod)
 			continue;
+		marker_patch_range(r, NULL, MARKER_OFF);
+		marker_batch_done();
 		for (m = r->start; m < r->stop; m++)
 			marker_set_probes(m, NULL, mod);
-		marker_patch_range(r, NULL, MARKER_SITES);
-		marker_batch_done();
 		list_del(&r->list);
 		kfree(r);
 		return;
@@ -1543,7 +1607,7 @@ static int marker_module_notify(struct notifier_block *nb,
 	if (!mod->num_markers)
 		return NOTIFY_DONE;
 
-	mutex_lock(&markers_mutex);
+	markers_lock();
 	switch (val) {
 	case MODULE_STATE_COMING:
 		ret = marker_module_coming(mod);
@@ -1555,7 +1619,7 @@ static int marker_module_notify(struct notifier_block *nb,
 		marker_module_going(mod);
 		break;
 	}
-	mutex_unlock(&markers_mutex);
+	markers_unlock();
 	return notifier_from_errno(ret);
 }
 

@@ -5,6 +5,7 @@
 
 #include <kunit/test.h>
 #include <linux/context_tracking.h>
+#include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/error-injection.h>
 #include <linux/hardirq.h>
@@ -750,6 +751,109 @@ static void markers_test_unregister_waits(struct kunit *test)
 	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
 }
 
+#ifdef CONFIG_HOTPLUG_CPU
+/*
+ * A CPU going offline runs instrumentable code after RCU has stopped
+ * watching it, while its hotplug operation holds the CPU hotplug lock for
+ * writing.  Sites do not test RCU: what publishes a probe array waits for
+ * the operation to end, so that such a CPU never reads an array that is
+ * unpublished, and freed, meanwhile.  Here a thread holds the lock as an
+ * operation would, while a third probe is connected to a marker with two:
+ * no site or call changes, only the array.
+ */
+static struct {
+	int held;		/* the writer holds the lock */
+	int release;		/* the writer may let it go */
+	int registered;		/* the registration returned */
+	int ret;
+	struct probe_log l;
+} hp;
+
+static int hotplug_writer(void *data)
+{
+	u64 end = ktime_get_ns() + 10ULL * NSEC_PER_SEC;
+
+	cpus_write_lock();
+	/* Pairs with the test's smp_load_acquire(): the lock is held. */
+	smp_store_release(&hp.held, 1);
+	while (!READ_ONCE(hp.release) && ktime_get_ns() < end)
+		usleep_range(1000, 2000);
+	cpus_write_unlock();
+	return 0;
+}
+
+static int hotplug_registrar(void *data)
+{
+	hp.ret = marker_probe_register("markers_kunit_basic", "value %d",
+				       probe_int, &hp.l);
+	/* The return value before the flag. */
+	smp_store_release(&hp.registered, 1);
+	return 0;
+}
+
+/* Sleep up to @ms for @cond(). */
+static bool sleep_until(bool (*cond)(void), int ms)
+{
+	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+
+	while (!cond() && ktime_get_ns() < end)
+		usleep_range(1000, 2000);
+	return cond();
+}
+
+static bool hotplug_held(void)
+{
+	/* The lock is held once the flag is seen. */
+	return smp_load_acquire(&hp.held);
+}
+
+static bool hotplug_registered(void)
+{
+	/* The flag before the return value. */
+	return smp_load_acquire(&hp.registered);
+}
+
+static struct task_struct *hotplug_waiter;
+
+static bool hotplug_waiter_blocked(void)
+{
+	return READ_ONCE(hotplug_waiter->__state) == TASK_UNINTERRUPTIBLE;
+}
+
+static void markers_test_hotplug_waits(struct kunit *test)
+{
+	struct probe_log a = {}, b = {};
+	struct task_struct *w;
+
+	memset(&hp, 0, sizeof(hp));
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
+						       "value %d", probe_a, &a));
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_basic",
+						       "value %d", probe_b, &b));
+	/* Both threads made first: making one may want the lock. */
+	hotplug_waiter = kthread_create(hotplug_registrar, NULL, "markers_reg");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hotplug_waiter));
+	get_task_struct(hotplug_waiter);
+	w = kthread_run(hotplug_writer, NULL, "markers_hotplug");
+	KUNIT_EXPECT_FALSE(test, IS_ERR(w));
+	KUNIT_EXPECT_TRUE(test, sleep_until(hotplug_held, 5000));
+	wake_up_process(hotplug_waiter);
+	/* Waiting for the lock, or returned already. */
+	sleep_until(hotplug_waiter_blocked, 2000);
+	KUNIT_EXPECT_FALSE_MSG(test, hotplug_registered(),
+			       "a probe array was published during a CPU hotplug operation");
+	WRITE_ONCE(hp.release, 1);
+	KUNIT_EXPECT_TRUE(test, sleep_until(hotplug_registered, 5000));
+	put_task_struct(hotplug_waiter);
+	KUNIT_EXPECT_EQ(test, hp.ret, 0);
+	pass_basic(7);
+	KUNIT_EXPECT_EQ(test, hp.l.calls, 1);
+	marker_probe_unregister("markers_kunit_basic", probe_int, &hp.l);
+	marker_probe_unregister("markers_kunit_basic", probe_b, &b);
+	marker_probe_unregister("markers_kunit_basic", probe_a, &a);
+}
+#endif
+
 static void pass_from_irq_work(struct irq_work *w)
 {
 	pass_basic(100);
@@ -783,11 +887,13 @@ static void markers_test_contexts(struct kunit *test)
 	marker_probe_unregister("markers_kunit_basic", probe_int, &l);
 }
 
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+#if defined(CONFIG_CONTEXT_TRACKING_IDLE) && \
+	(!defined(CONFIG_ARCH_WANTS_NO_INSTR) || defined(CONFIG_PROVE_RCU))
 /*
- * Where RCU is not watching (the idle loop, a CPU going offline) probes
- * are not called: the probe array they would be read from is freed after
- * a grace period that does not wait for such a CPU.
+ * Where sites test whether RCU watches (MARKER_CHECK_RCU), a marker
+ * passed where it does not calls no probe: the probe array it would be
+ * read from is freed after a grace period that does not wait for such a
+ * CPU.  (Elsewhere no MARK() may be passed there.)
  */
 static void markers_test_rcu_idle(struct kunit *test)
 {
@@ -1273,8 +1379,12 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_types),
 	KUNIT_CASE_PARAM_ATTR(markers_test_swap, swap_half_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+#if defined(CONFIG_CONTEXT_TRACKING_IDLE) && \
+	(!defined(CONFIG_ARCH_WANTS_NO_INSTR) || defined(CONFIG_PROVE_RCU))
 	KUNIT_CASE(markers_test_rcu_idle),
+#endif
+#ifdef CONFIG_HOTPLUG_CPU
+	KUNIT_CASE(markers_test_hotplug_waits),
 #endif
 	KUNIT_CASE(markers_test_unregister_waits),
 #if defined(CONFIG_FAILSLAB) && defined(CONFIG_FUNCTION_ERROR_INJECTION) && \

@@ -17,6 +17,7 @@
  * arguments.
  */
 
+#include <linux/args.h>
 #include <linux/compiler.h>
 #include <linux/context_tracking.h>
 #include <linux/err.h>
@@ -91,8 +92,19 @@ void marker_run_probes(const struct marker *mark, void *call_private, ...);
 void marker_skip_unwatched(const struct marker *mark);
 
 /*
+ * Whether sites test that RCU watches the CPU before they call probes: where
+ * the architecture may run instrumentable code in the idle loop with RCU not
+ * watching, and with CONFIG_PROVE_RCU, to catch a MARK() placed where RCU
+ * does not watch.  Elsewhere nothing unwatched reaches a site but a CPU
+ * going offline, which the core keeps from reading freed probes
+ * (kernel/marker.c, "Probe arrays, RCU and locking").
+ */
+#define MARKER_CHECK_RCU						\
+	(!IS_ENABLED(CONFIG_ARCH_WANTS_NO_INSTR) || IS_ENABLED(CONFIG_PROVE_RCU))
+
+/*
  * Whether RCU ignores this CPU (the idle loop, a CPU going offline):
- * probes are not called there.  Preemption off.
+ * where sites test it, probes are not called there.  Preemption off.
  */
 static __always_inline bool marker_rcu_ignores_cpu(void)
 {
@@ -141,6 +153,70 @@ static __always_inline bool marker_rcu_ignores_cpu(void)
 	"\\s\\().%=:\n\t"						\
 	".endif\n\t"							\
 	".endr\n\t"
+
+/*
+ * A site's arguments in 8-byte slots, as C promotes them, where the
+ * architecture's va_list reads each variadic argument from a slot of its
+ * own (x86-64, arm64): up to 12.
+ */
+#define __MARK_SLOT(x)		((__force u64)(x))
+#define __MARK_SLOTS_0()
+#define __MARK_SLOTS_1(a)						\
+	[0] = __MARK_SLOT(a)
+#define __MARK_SLOTS_2(a, b)						\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b)
+#define __MARK_SLOTS_3(a, b, c)						\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c)
+#define __MARK_SLOTS_4(a, b, c, d)					\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d)
+#define __MARK_SLOTS_5(a, b, c, d, e)					\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e)
+#define __MARK_SLOTS_6(a, b, c, d, e, f)				\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f)
+#define __MARK_SLOTS_7(a, b, c, d, e, f, g)				\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
+	[6] = __MARK_SLOT(g)
+#define __MARK_SLOTS_8(a, b, c, d, e, f, g, h)				\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
+	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h)
+#define __MARK_SLOTS_9(a, b, c, d, e, f, g, h, i)			\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
+	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h),			\
+	[8] = __MARK_SLOT(i)
+#define __MARK_SLOTS_10(a, b, c, d, e, f, g, h, i, j)			\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
+	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h),			\
+	[8] = __MARK_SLOT(i), [9] = __MARK_SLOT(j)
+#define __MARK_SLOTS_11(a, b, c, d, e, f, g, h, i, j, k)		\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
+	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h),			\
+	[8] = __MARK_SLOT(i), [9] = __MARK_SLOT(j),			\
+	[10] = __MARK_SLOT(k)
+#define __MARK_SLOTS_12(a, b, c, d, e, f, g, h, i, j, k, l)		\
+	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
+	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
+	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
+	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h),			\
+	[8] = __MARK_SLOT(i), [9] = __MARK_SLOT(j),			\
+	[10] = __MARK_SLOT(k), [11] = __MARK_SLOT(l)
+#define __MARK_SLOTS(args...)						\
+	CONCATENATE(__MARK_SLOTS_, COUNT_ARGS(args))(args)
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 static inline unsigned long marker_site_code(const struct marker_site *s)
@@ -200,11 +276,52 @@ bool arch_marker_site_armed(const struct marker_site *s);
 
 #else /* !CONFIG_HAVE_ARCH_MARKERS */
 
+#ifdef CONFIG_HAVE_ARCH_MARKER_VA
+void marker_iterate(void *probe_private, void *call_private, const char *fmt,
+		    va_list *args, struct marker_probe_closure *p);
+
+#include <asm/marker.h>
+
+/*
+ * Call the probes of @mark with a va_list that the site builds over its
+ * arguments (<asm/marker.h>): the first probe directly while it is the
+ * only one, marker_iterate() for several.  No variadic function runs.  A
+ * jump label site's marker has an array once its key is on, never NULL
+ * after (kernel/marker.c).
+ */
+#define __MARK_VA_CALL(mark, call_private, args...)			\
+	do {								\
+		const struct marker *__m = (mark);			\
+		void *__cp = (call_private);				\
+		struct marker_probe_closure *__p;			\
+		__MARK_VA_DEFINE(args);					\
+									\
+		preempt_disable_notrace();				\
+		if (MARKER_CHECK_RCU && unlikely(marker_rcu_ignores_cpu())) { \
+			marker_skip_unwatched(__m);			\
+		} else {						\
+			__p = rcu_dereference_sched(__m->probes);	\
+			if (likely(!__p[1].func))			\
+				__p->func(__p->probe_private, __cp,	\
+					  __m->format, __MARK_VA_LIST()); \
+			else						\
+				marker_iterate(__p->probe_private, __cp, \
+					       __m->format,		\
+					       __MARK_VA_LIST(), __p);	\
+		}							\
+		preempt_enable_notrace();				\
+	} while (0)
+#else
 /* Probes read the arguments with va_arg(). */
 static inline const u64 *arch_marker_va_slots(va_list *args)
 {
 	return NULL;
 }
+
+/* Through the variadic marker_run_probes(). */
+#define __MARK_VA_CALL(mark, call_private, args...)			\
+	marker_run_probes(mark, call_private, ## args)
+#endif
 
 #ifdef CONFIG_MARKERS_STATIC_KEYS
 /*
@@ -218,8 +335,8 @@ static inline const u64 *arch_marker_va_slots(va_list *args)
 	do {								\
 		__MARK_DEFINE(__marker_##name, #name, format, ## args);	\
 		if (static_branch_unlikely(&__marker_##name.key)) {	\
-			marker_run_probes(&__marker_##name, call_private,	\
-				    ## args);				\
+			__MARK_VA_CALL(&__marker_##name, call_private,	\
+				       ## args);			\
 			/* No tail call: keep the caller's frame. */	\
 			barrier();					\
 		}							\

@@ -62,16 +62,19 @@
  *
  * The block runs no variadic function.  It stores the arguments, as C
  * promotes them, in 8-byte slots in the caller's frame (12 at most), and
- * builds there a va_list whose register areas are used up, so that every
- * va_arg() reads the next slot (the x86-64 ABI's overflow area).  With
- * preemption off, where RCU watches the CPU, it reads the marker's probe
- * array and makes a direct call, recorded in the __marker_calls section,
- * with the first closure's probe_private, the site's call_private, the
- * format and that va_list.  kernel/marker.c points the call at the probe
- * itself while the marker has exactly one probe, and at marker_iterate()
- * otherwise, which calls every closure of the array the site read and
- * puts the va_list back to the first slot between them.  Where RCU is not
- * watching, the block calls marker_skip_unwatched() instead.
+ * builds there a va_list whose general register area is used up, so that
+ * every va_arg() reads the next slot (the x86-64 ABI's overflow area).
+ * With preemption off, it reads the marker's probe array, which is never
+ * NULL once the site was armed, and makes a direct call, recorded in the
+ * __marker_calls section, with the first closure's probe_private, the
+ * site's call_private, the format and that va_list.  kernel/marker.c
+ * points the call at the probe itself while the marker has exactly one
+ * probe, and at marker_iterate() otherwise, which calls every closure of
+ * the array the site read and puts the va_list back to the first slot
+ * between them.  The block tests nothing else: where RCU does not watch,
+ * only a CPU going offline may run it, which kernel/marker.c provides for;
+ * with CONFIG_PROVE_RCU it tests RCU first, and calls
+ * marker_skip_unwatched() instead where it does not watch.
  *
  * A call is written as a static call's is: with call depth tracking on
  * (retbleed=stuff), through the target's accounting thunk
@@ -1034,13 +1037,13 @@ static int marker_poke_add_call(struct marker_poke_desc *d,
 }
 
 /*
- * Lock order: markers_mutex (the caller's) -> kprobe_mutex -> CPU hotplug
- * lock -> text_mutex, as kernel/marker.c says.
+ * kprobe_mutex and the CPU hotplug lock are the caller's, taken in that
+ * order after markers_mutex (markers_lock() in kernel/marker.c); then
+ * text_mutex.
  */
 static struct marker_poke_desc *marker_patch_begin(void)
 {
-	kprobe_text_lock();
-	cpus_read_lock();
+	lockdep_assert_cpus_held();
 	mutex_lock(&text_mutex);
 	return &marker_desc;
 }
@@ -1050,8 +1053,6 @@ static int marker_patch_end(struct marker_poke_desc *d)
 	int ret = marker_poke_chunk(d);
 
 	mutex_unlock(&text_mutex);
-	cpus_read_unlock();
-	kprobe_text_unlock();
 	return ret;
 }
 
@@ -1066,8 +1067,8 @@ static int marker_patch_end(struct marker_poke_desc *d)
  * must be a call.  Anything else (another patcher's bytes) is left alone
  * and logged.
  *
- * Context: may sleep; takes kprobe_text_lock(), the CPU hotplug lock and
- * text_mutex.
+ * Context: may sleep; kprobe_text_lock() and the CPU hotplug lock held;
+ * takes text_mutex.
  * Return: 0, or -EINVAL if some instruction was not as expected; the
  * others are changed.
  */
@@ -1095,25 +1096,33 @@ int arch_marker_change(const struct marker_change *v, unsigned int nr)
  * @armed: true to make them jump to their out-of-line calls, false for
  *	   NOPs
  *
- * As arch_marker_change(), for sites only.
+ * As arch_marker_change(), for sites only, for tests and the torture
+ * test.
  *
- * Context: may sleep; takes the locks arch_marker_change() takes.
+ * Context: may sleep; takes kprobe_text_lock(), the CPU hotplug lock and
+ * text_mutex.
  * Return: as for arch_marker_change().
  */
 int arch_marker_sites_set(const struct marker_site *const *sites,
 			  unsigned int nr, bool armed)
 {
-	struct marker_poke_desc *d = marker_patch_begin();
+	struct marker_poke_desc *d;
 	unsigned int i;
 	int ret = 0;
 
+	kprobe_text_lock();
+	cpus_read_lock();
+	d = marker_patch_begin();
 	for (i = 0; i < nr; i++) {
 		if (marker_poke_add(d, sites[i], armed))
 			ret = -EINVAL;
 		if (d->nr == MARKER_CHANGE_MAX && marker_poke_chunk(d))
 			ret = -EINVAL;
 	}
-	return marker_patch_end(d) ?: ret;
+	ret = marker_patch_end(d) ?: ret;
+	cpus_read_unlock();
+	kprobe_text_unlock();
+	return ret;
 }
 
 /**

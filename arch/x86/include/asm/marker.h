@@ -3,16 +3,18 @@
 #define _ASM_X86_MARKER_H
 
 /*
- * An x86 marker site is one 5-byte NOP (BYTES_NOP5, which text_poke_bp()
+ * An x86-64 marker site is one 5-byte NOP (BYTES_NOP5, which text_poke_bp()
  * knows how to emulate) that asm goto records in __marker_sites together with
  * its out-of-line block, the call to the probes, and its struct marker.
  * Armed, it is a jmp rel32 to that block, which jumps back after the call.
- * See arch/x86/kernel/marker.c.
+ * See arch/x86/kernel/marker.c.  A 32-bit x86 site is a jump label whose
+ * block builds its probes' va_list itself (CONFIG_HAVE_ARCH_MARKER_VA).
  *
  * Included only from <linux/marker.h>, with CONFIG_MARKERS and
- * CONFIG_HAVE_ARCH_MARKERS, after struct marker, struct marker_site and
- * __MARK_SYM_DEFINE(), as <asm/jump_label.h> is from <linux/jump_label.h>.
- * The int3 hooks that traps.c calls are in <asm/text-patching.h>.
+ * CONFIG_HAVE_ARCH_MARKERS or CONFIG_HAVE_ARCH_MARKER_VA, after struct
+ * marker, struct marker_site and __MARK_SYM_DEFINE(), as <asm/jump_label.h>
+ * is from <linux/jump_label.h>.  The int3 hooks that traps.c calls are in
+ * <asm/text-patching.h>.
  */
 
 #include <linux/kernel.h>
@@ -25,6 +27,71 @@
 #include <asm/asm.h>
 #include <asm/nops.h>
 
+#ifdef CONFIG_X86_32
+/*
+ * An i386 va_list points at the arguments as a call pushes them for a
+ * variadic function: each promoted as C promotes it, at the next 4-byte
+ * boundary, a long long taking 8 bytes.  The site lays its arguments out
+ * so in __mva_buf, at most 8 bytes each.
+ */
+#define __MARK_VA_PUT(x)						\
+	({								\
+		__auto_type __a = (x);					\
+		__typeof__(0 ? __a : 0) __v = __a;			\
+									\
+		memcpy(__mva_buf + __mva_off, &__v, sizeof(__v));	\
+		__mva_off += sizeof(__v);				\
+	})
+#define __MARK_VA_PUT_0()		((void)0)
+#define __MARK_VA_PUT_1(a)		__MARK_VA_PUT(a)
+#define __MARK_VA_PUT_2(a, b)		(__MARK_VA_PUT(a), __MARK_VA_PUT(b))
+#define __MARK_VA_PUT_3(a, b, c)	(__MARK_VA_PUT_2(a, b), __MARK_VA_PUT(c))
+#define __MARK_VA_PUT_4(a, b, c, d)					\
+	(__MARK_VA_PUT_3(a, b, c), __MARK_VA_PUT(d))
+#define __MARK_VA_PUT_5(a, b, c, d, e)					\
+	(__MARK_VA_PUT_4(a, b, c, d), __MARK_VA_PUT(e))
+#define __MARK_VA_PUT_6(a, b, c, d, e, f)				\
+	(__MARK_VA_PUT_5(a, b, c, d, e), __MARK_VA_PUT(f))
+#define __MARK_VA_PUT_7(a, b, c, d, e, f, g)				\
+	(__MARK_VA_PUT_6(a, b, c, d, e, f), __MARK_VA_PUT(g))
+#define __MARK_VA_PUT_8(a, b, c, d, e, f, g, h)			\
+	(__MARK_VA_PUT_7(a, b, c, d, e, f, g), __MARK_VA_PUT(h))
+#define __MARK_VA_PUT_9(a, b, c, d, e, f, g, h, i)			\
+	(__MARK_VA_PUT_8(a, b, c, d, e, f, g, h), __MARK_VA_PUT(i))
+#define __MARK_VA_PUT_10(a, b, c, d, e, f, g, h, i, j)			\
+	(__MARK_VA_PUT_9(a, b, c, d, e, f, g, h, i), __MARK_VA_PUT(j))
+#define __MARK_VA_PUT_11(a, b, c, d, e, f, g, h, i, j, k)		\
+	(__MARK_VA_PUT_10(a, b, c, d, e, f, g, h, i, j), __MARK_VA_PUT(k))
+#define __MARK_VA_PUT_12(a, b, c, d, e, f, g, h, i, j, k, l)		\
+	(__MARK_VA_PUT_11(a, b, c, d, e, f, g, h, i, j, k), __MARK_VA_PUT(l))
+
+#define __MARK_VA_DEFINE(args...)					\
+	char __mva_buf[8 * COUNT_ARGS(args)] __aligned(4) __uninitialized; \
+	unsigned int __mva_off __maybe_unused = 0;			\
+	char *__mva = (CONCATENATE(__MARK_VA_PUT_, COUNT_ARGS(args))(args), \
+		       __mva_buf)
+
+#define __MARK_VA_LIST()	((va_list *)&__mva)
+
+/* Where the next argument is read; and back there, for marker_iterate(). */
+static __always_inline void *arch_marker_va_start(va_list *args)
+{
+	return *(char **)args;
+}
+
+static __always_inline void arch_marker_va_rewind(va_list *args, void *start)
+{
+	*(char **)args = start;
+}
+
+/* Arguments are not in 8-byte slots: probes read them with va_arg(). */
+static __always_inline const u64 *arch_marker_va_slots(va_list *args)
+{
+	return NULL;
+}
+#endif /* CONFIG_X86_32 */
+
+#ifdef CONFIG_HAVE_ARCH_MARKERS
 #define MARKER_SITE_SIZE	5
 #define MARKER_CALL_SIZE	5	/* call rel32 */
 
@@ -36,11 +103,13 @@
 #define MARKER_CHANGE_MAX	512
 
 /*
- * The va_list that a site builds for its probe (x86-64 ABI): both register
- * areas used up, so that every va_arg() reads the next 8-byte slot of the
- * overflow area, where the site stored its arguments as C promotes them.
- * No variadic function runs on the way to the probe.  The kernel passes
- * no floating point arguments.
+ * The va_list that a site builds for its probe (x86-64 ABI): the general
+ * register area used up, so that every va_arg() reads the next 8-byte slot
+ * of the overflow area, where the site stored its arguments as C promotes
+ * them.  No variadic function runs on the way to the probe.  The kernel
+ * is built without SSE and passes no floating point arguments: no
+ * va_arg() reads fp_offset, which is 0 so that the header is one 8-byte
+ * store of an immediate, nor reg_save_area, which is not set.
  */
 struct marker_va {
 	unsigned int gp_offset;
@@ -50,7 +119,6 @@ struct marker_va {
 };
 
 #define MARKER_VA_GP_OFFSET	48	/* 6 general registers of 8 bytes */
-#define MARKER_VA_FP_OFFSET	176	/* and 8 vector registers of 16 */
 
 /*
  * Where a site's va_list reads its next argument; and back there, for
@@ -82,8 +150,8 @@ static __always_inline const u64 *arch_marker_va_slots(va_list *args)
 }
 
 /*
- * marker_rcu_ignores_cpu() for the sites: one test of the per-CPU
- * context-tracking state, and a branch.
+ * marker_rcu_ignores_cpu() for the sites that test it (MARKER_CHECK_RCU):
+ * one test of the per-CPU context-tracking state, and a branch.
  */
 static __always_inline bool __marker_rcu_ignores_cpu(void)
 {
@@ -101,66 +169,6 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
 	return marker_rcu_ignores_cpu();
 #endif
 }
-
-/* Up to 12 arguments, each in a u64 slot. */
-#define __MARK_SLOT(x)		((__force u64)(x))
-#define __MARK_SLOTS_0()
-#define __MARK_SLOTS_1(a)						\
-	[0] = __MARK_SLOT(a)
-#define __MARK_SLOTS_2(a, b)						\
-	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b)
-#define __MARK_SLOTS_3(a, b, c)						\
-	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
-	[2] = __MARK_SLOT(c)
-#define __MARK_SLOTS_4(a, b, c, d)					\
-	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
-	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d)
-#define __MARK_SLOTS_5(a, b, c, d, e)					\
-	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
-	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
-	[4] = __MARK_SLOT(e)
-#define __MARK_SLOTS_6(a, b, c, d, e, f)				\
-	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
-	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
-	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f)
-#define __MARK_SLOTS_7(a, b, c, d, e, f, g)				\
-	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
-	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
-	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
-	[6] = __MARK_SLOT(g)
-#define __MARK_SLOTS_8(a, b, c, d, e, f, g, h)				\
-	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
-	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
-	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
-	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h)
-#define __MARK_SLOTS_9(a, b, c, d, e, f, g, h, i)			\
-	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
-	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
-	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
-	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h),			\
-	[8] = __MARK_SLOT(i)
-#define __MARK_SLOTS_10(a, b, c, d, e, f, g, h, i, j)			\
-	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
-	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
-	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
-	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h),			\
-	[8] = __MARK_SLOT(i), [9] = __MARK_SLOT(j)
-#define __MARK_SLOTS_11(a, b, c, d, e, f, g, h, i, j, k)		\
-	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
-	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
-	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
-	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h),			\
-	[8] = __MARK_SLOT(i), [9] = __MARK_SLOT(j),			\
-	[10] = __MARK_SLOT(k)
-#define __MARK_SLOTS_12(a, b, c, d, e, f, g, h, i, j, k, l)		\
-	[0] = __MARK_SLOT(a), [1] = __MARK_SLOT(b),			\
-	[2] = __MARK_SLOT(c), [3] = __MARK_SLOT(d),			\
-	[4] = __MARK_SLOT(e), [5] = __MARK_SLOT(f),			\
-	[6] = __MARK_SLOT(g), [7] = __MARK_SLOT(h),			\
-	[8] = __MARK_SLOT(i), [9] = __MARK_SLOT(j),			\
-	[10] = __MARK_SLOT(k), [11] = __MARK_SLOT(l)
-#define __MARK_SLOTS(args...)						\
-	CONCATENATE(__MARK_SLOTS_, COUNT_ARGS(args))(args)
 
 /*
  * The call of the probes: a direct call, recorded in __marker_calls, that
@@ -196,27 +204,27 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
 	} while (0)
 
 /*
- * The out-of-line block: with preemption off, where RCU watches the CPU,
- * read the probes, build the va_list and call.
+ * The out-of-line block: with preemption off, read the probes, build the
+ * va_list and call.  An armed site's marker has an array, never NULL
+ * (kernel/marker.c); where sites test RCU (MARKER_CHECK_RCU), only if it
+ * watches the CPU.
  */
 #define __MARK_OUT_OF_LINE(name, call_private, args...)		\
 	do {								\
 		u64 __slots[COUNT_ARGS(args)] = { __MARK_SLOTS(args) };	\
 		struct marker_va __va __uninitialized;			\
-		struct marker_probe_closure *__p;			\
 									\
 		preempt_disable_notrace();				\
-		if (unlikely(__marker_rcu_ignores_cpu())) {		\
+		if (MARKER_CHECK_RCU &&					\
+		    unlikely(__marker_rcu_ignores_cpu())) {		\
 			marker_skip_unwatched(&__marker_##name);	\
 		} else {						\
-			__p = rcu_dereference_sched(__marker_##name.probes); \
-			if (likely(__p)) {				\
-				__va.gp_offset = MARKER_VA_GP_OFFSET;	\
-				__va.fp_offset = MARKER_VA_FP_OFFSET;	\
-				__va.overflow_arg_area = __slots;	\
-				__MARK_CALL(name, __p, call_private,	\
-					    &__va);			\
-			}						\
+			__va.gp_offset = MARKER_VA_GP_OFFSET;		\
+			__va.fp_offset = 0;				\
+			__va.overflow_arg_area = __slots;		\
+			__MARK_CALL(name,				\
+				rcu_dereference_sched(__marker_##name.probes), \
+				call_private, &__va);			\
 		}							\
 		preempt_enable_notrace();				\
 	} while (0)
@@ -279,5 +287,6 @@ l_yes:
 struct pt_regs;
 void marker_hold_thunk(void);
 void marker_hold_wait(struct pt_regs *regs);
+#endif /* CONFIG_HAVE_ARCH_MARKERS */
 
 #endif /* _ASM_X86_MARKER_H */
