@@ -84,11 +84,12 @@
  * of markers (marker_ranges: vmlinux's, then each module's), and the
  * state and probes of every struct marker, and may be held across
  * sleeping allocations and code patching.  What publishes or patches
- * takes it with markers_lock(), which adds kprobe_mutex
- * (kprobe_text_lock()) and the CPU hotplug lock for reading, in kprobes'
- * order; arch_marker_change() then takes text_mutex, and where sites are
- * jump labels static_branch_enable_cpuslocked() takes jump_label_mutex
- * (then text_mutex).  The debugfs sites file walks kallsyms and takes
+ * takes it with markers_lock(), which adds the architecture's lock
+ * (arch_marker_lock(): kprobe_mutex on x86) and the CPU hotplug lock for
+ * reading, in kprobes' order; arch_marker_change() then takes
+ * text_mutex, and where sites are jump labels
+ * static_branch_enable_cpuslocked() takes jump_label_mutex (then
+ * text_mutex).  The debugfs sites file walks kallsyms and takes
  * module_mutex before it takes markers_mutex.
  */
 
@@ -207,11 +208,11 @@ struct marker_probes {
  * @state and @probes fields of every struct marker.  It may be held across
  * sleeping allocations and code patching.
  *
- * Lock order: markers_mutex -> kprobe_mutex (kprobe_text_lock()) -> CPU
- * hotplug lock -> text_mutex (arch_marker_change()), or -> jump_label_mutex
- * (-> text_mutex) where sites are jump labels.  markers_lock() takes the
- * first three.  The debugfs sites file walks kallsyms and module_mutex
- * before it takes markers_mutex.
+ * Lock order: markers_mutex -> kprobe_mutex (arch_marker_lock(), x86)
+ * -> CPU hotplug lock -> text_mutex (arch_marker_change()), or ->
+ * jump_label_mutex (-> text_mutex) where sites are jump labels.
+ * markers_lock() takes the first three.  The debugfs sites file walks
+ * kallsyms and module_mutex before it takes markers_mutex.
  *
  * The hit path takes no lock: it reads struct marker::probes with
  * preemption off, and old probe arrays are freed only after an RCU grace
@@ -247,14 +248,14 @@ struct list_head marker_ranges = LIST_HEAD_INIT(marker_vmlinux.list);
 static void markers_lock(void)
 {
 	mutex_lock(&markers_mutex);
-	kprobe_text_lock();
+	arch_marker_lock();
 	cpus_read_lock();
 }
 
 static void markers_unlock(void)
 {
 	cpus_read_unlock();
-	kprobe_text_unlock();
+	arch_marker_unlock();
 	mutex_unlock(&markers_mutex);
 }
 

@@ -271,10 +271,21 @@ int arch_marker_sites_set(const struct marker_site *const *sites,
 			  unsigned int nr, bool armed);
 int arch_marker_site_set(const struct marker_site *s, bool armed);
 bool arch_marker_site_armed(const struct marker_site *s);
+void arch_marker_lock(void);
+void arch_marker_unlock(void);
 
 #include <asm/marker.h>
 
 #else /* !CONFIG_HAVE_ARCH_MARKERS */
+
+/* Sites are jump labels: the jump label code keeps kprobes off them. */
+static inline void arch_marker_lock(void)
+{
+}
+
+static inline void arch_marker_unlock(void)
+{
+}
 
 #ifdef CONFIG_HAVE_ARCH_MARKER_VA
 void marker_iterate(void *probe_private, void *call_private, const char *fmt,

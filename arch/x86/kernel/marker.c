@@ -1036,6 +1036,31 @@ static int marker_poke_add_call(struct marker_poke_desc *d,
 	return 0;
 }
 
+/**
+ * arch_marker_lock() - keep kprobes off the sites while they change
+ *
+ * Taken by kernel/marker.c after markers_mutex and before the CPU hotplug
+ * lock, the order in which kprobes takes its own locks: a kprobe is not
+ * added or removed while sites and calls change, so that the checks of
+ * marker_poke_add() see every kprobe on the bytes they write.
+ *
+ * Context: may sleep; takes kprobe_text_lock().
+ */
+void arch_marker_lock(void)
+{
+	kprobe_text_lock();
+}
+
+/**
+ * arch_marker_unlock() - undo arch_marker_lock()
+ *
+ * Context: may sleep.
+ */
+void arch_marker_unlock(void)
+{
+	kprobe_text_unlock();
+}
+
 /*
  * kprobe_mutex and the CPU hotplug lock are the caller's, taken in that
  * order after markers_mutex (markers_lock() in kernel/marker.c); then
