@@ -107,25 +107,24 @@ static const u64 *marker_event_fetch(const struct marker_event *ev,
 }
 
 /*
- * The bytes the strings of one hit take in the record, each one's in
- * @len: its length, at most MARKER_EVENT_STR_MAX - 1, and its NUL.  Then
- * the fields, written into @entry from their slots, the strings after the
- * fixed part.  Inlined in each probe: a call and its spills cost a
- * recorded hit 44 instructions.
+ * The strings of one hit, each one's address in @str, and its length in
+ * @len: at most MARKER_EVENT_STR_MAX - 1, and its NUL; return the bytes
+ * they take in the record.  Then the fields, written into @entry from
+ * their slots, the strings after the fixed part.  Inlined in each probe:
+ * a call and its spills cost a recorded hit 44 instructions.  @nr_num
+ * and @nr_str are the event's counts, constants in the probes of the
+ * commonest shapes (below).
  */
-static __always_inline const char *marker_event_str(const u64 *slots,
-						    const struct marker_event_move *mv)
-{
-	return (const char *)(unsigned long)slots[mv->slot] ?: "(null)";
-}
-
 static __always_inline unsigned int
-marker_event_str_len(const struct marker_event *ev, const u64 *slots, u16 *len)
+marker_event_str_len(const struct marker_event *ev, const u64 *slots,
+		     const char **str, u16 *len, unsigned int nr_str)
 {
-	unsigned int n, nr_str = ev->nr_str, size = 0;
+	unsigned int n, size = 0;
 
 	for (n = 0; n < nr_str; n++) {
-		len[n] = min_t(size_t, strlen(marker_event_str(slots, &ev->str[n])),
+		str[n] = (const char *)(unsigned long)slots[ev->str[n].slot] ?:
+			 "(null)";
+		len[n] = min_t(size_t, strlen(str[n]),
 			       MARKER_EVENT_STR_MAX - 1) + 1;
 		size += len[n];
 	}
@@ -138,9 +137,10 @@ marker_event_str_len(const struct marker_event *ev, const u64 *slots, u16 *len)
  * record has room for the last: marker_format.c).  Otherwise by size.
  */
 static __always_inline void marker_event_store_num(const struct marker_event *ev,
-						   void *entry, const u64 *slots)
+						   void *entry, const u64 *slots,
+						   unsigned int nr_num)
 {
-	const struct marker_event_move *mv, *end = ev->num + ev->nr_num;
+	const struct marker_event_move *mv, *end = ev->num + nr_num;
 
 	for (mv = ev->num; mv < end; mv++) {
 #ifdef __LITTLE_ENDIAN
@@ -163,14 +163,14 @@ static __always_inline void marker_event_store_num(const struct marker_event *ev
 
 static __always_inline void
 marker_event_store_slots(const struct marker_event *ev, void *entry,
-			 const u64 *slots, const u16 *len)
+			 const u64 *slots, const char *const *str,
+			 const u16 *len, unsigned int nr_num, unsigned int nr_str)
 {
-	unsigned int n, nr_str = ev->nr_str, data = ev->size;
+	unsigned int n, data = ev->size;
 
-	marker_event_store_num(ev, entry, slots);
+	marker_event_store_num(ev, entry, slots, nr_num);
 	for (n = 0; n < nr_str; n++) {
-		memcpy(entry + data, marker_event_str(slots, &ev->str[n]),
-		       len[n] - 1);
+		memcpy(entry + data, str[n], len[n] - 1);
 		((char *)entry)[data + len[n] - 1] = '\0';
 		put_unaligned((u32)len[n] << 16 | data,
 			      (u32 *)(entry + ev->str[n].offset));
@@ -185,35 +185,59 @@ marker_event_record_size(const struct marker_event *ev, unsigned int dsize)
 	return max(ev->size + dsize, ev->reserve);
 }
 
-#ifdef CONFIG_MARKERS_KUNIT_TEST
-/**
- * marker_event_test_record() - fill a record as the probes fill it
- * @ev: the event, parsed
- * @slots: the arguments, one slot each, as a site stores them
- * @entry: the record, or NULL for its size alone
- *
- * For the format parser's KUnit suite.
- *
- * Return: the size of the record, which @entry has room for.
+/*
+ * The shape of a record, as a probe knows it: its counts of numbers and
+ * strings, constants in the probes of the commonest shapes, so that their
+ * loops unroll; MARKER_EVENT_ANY in the probe of any shape, which reads
+ * the event's.
  */
-unsigned int marker_event_test_record(const struct marker_event *ev,
-				      const u64 *slots, void *entry)
-{
-	u16 len[MARKER_EVENT_MAX_ARGS];
-	unsigned int dsize = marker_event_str_len(ev, slots, len);
+struct marker_event_shape {
+	unsigned int nr_num;
+	unsigned int nr_str;
+};
 
+#define MARKER_EVENT_ANY	UINT_MAX
+
+static __always_inline unsigned int
+marker_event_nr_num(const struct marker_event *ev,
+		    const struct marker_event_shape *shape)
+{
+	return shape->nr_num == MARKER_EVENT_ANY ? ev->nr_num : shape->nr_num;
+}
+
+static __always_inline unsigned int
+marker_event_nr_str(const struct marker_event *ev,
+		    const struct marker_event_shape *shape)
+{
+	return shape->nr_str == MARKER_EVENT_ANY ? ev->nr_str : shape->nr_str;
+}
+
+/* For the format parser's KUnit suite: fill a record as a probe does. */
+static __always_inline unsigned int
+__marker_event_test_record(const struct marker_event *ev, const u64 *slots,
+			   void *entry, const struct marker_event_shape *shape)
+{
+	unsigned int nr_str = marker_event_nr_str(ev, shape);
+	const char *str[MARKER_EVENT_MAX_ARGS];
+	u16 len[MARKER_EVENT_MAX_ARGS];
+	unsigned int dsize;
+
+	dsize = marker_event_str_len(ev, slots, str, len, nr_str);
 	if (entry)
-		marker_event_store_slots(ev, entry, slots, len);
+		marker_event_store_slots(ev, entry, slots, str, len,
+					 marker_event_nr_num(ev, shape), nr_str);
 	return marker_event_record_size(ev, dsize);
 }
-#endif
 
 /* The probe of one trace instance's file of the event. */
-static void marker_event_probe(void *probe_private, void *call_private,
-			       const char *fmt, va_list *args)
+static __always_inline void
+__marker_event_probe(void *probe_private, va_list *args,
+		     const struct marker_event_shape *shape)
 {
 	struct trace_event_file *file = probe_private;
 	const struct marker_event *ev = file->event_call->data;
+	unsigned int nr_str = marker_event_nr_str(ev, shape);
+	const char *str[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	u16 len[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	u64 v[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	/* Set by trace_event_buffer_reserve() before it returns an entry. */
@@ -227,12 +251,13 @@ static void marker_event_probe(void *probe_private, void *call_private,
 	slots = arch_marker_va_slots(args);
 	if (unlikely(!slots))
 		slots = marker_event_fetch(ev, args, v);
-	dsize = marker_event_str_len(ev, slots, len);
+	dsize = marker_event_str_len(ev, slots, str, len, nr_str);
 	entry = trace_event_buffer_reserve(&fbuffer, file,
 					   marker_event_record_size(ev, dsize));
 	if (!entry)
 		return;
-	marker_event_store_slots(ev, entry, slots, len);
+	marker_event_store_slots(ev, entry, slots, str, len,
+				 marker_event_nr_num(ev, shape), nr_str);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -242,10 +267,13 @@ static void marker_event_probe(void *probe_private, void *call_private,
  * BPF programs attached to any of them, which run on every CPU's hits
  * as a TRACE_EVENT's do (perf_trace_run_bpf_submit()).
  */
-static void marker_event_perf_probe(void *probe_private, void *call_private,
-				    const char *fmt, va_list *args)
+static __always_inline void
+__marker_event_perf_probe(void *probe_private, va_list *args,
+			  const struct marker_event_shape *shape)
 {
 	struct marker_event *ev = probe_private;
+	unsigned int nr_str = marker_event_nr_str(ev, shape);
+	const char *str[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	u16 len[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	u64 v[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	struct hlist_head *head;
@@ -261,16 +289,125 @@ static void marker_event_perf_probe(void *probe_private, void *call_private,
 	slots = arch_marker_va_slots(args);
 	if (unlikely(!slots))
 		slots = marker_event_fetch(ev, args, v);
-	dsize = marker_event_str_len(ev, slots, len);
+	dsize = marker_event_str_len(ev, slots, str, len, nr_str);
 	size = ALIGN(marker_event_record_size(ev, dsize) + sizeof(u32),
 		     sizeof(u64)) - sizeof(u32);
 	entry = perf_trace_buf_alloc(size, &regs, &rctx);
 	if (!entry)
 		return;
 	perf_fetch_caller_regs(regs);
-	marker_event_store_slots(ev, entry, slots, len);
+	marker_event_store_slots(ev, entry, slots, str, len,
+				 marker_event_nr_num(ev, shape), nr_str);
 	perf_trace_run_bpf_submit(entry, size, rctx, &ev->call, 1, regs, head,
 				  NULL);
+}
+#else
+static __always_inline void
+__marker_event_perf_probe(void *probe_private, va_list *args,
+			  const struct marker_event_shape *shape)
+{
+}
+#endif
+
+/**
+ * struct marker_event_probes - the probes of the records of one shape
+ * @trace: the probe of a trace instance's file
+ * @perf: the probe of perf and of BPF programs
+ * @test: fills a record as they do, with CONFIG_MARKERS_KUNIT_TEST
+ */
+struct marker_event_probes {
+	marker_probe_func *trace;
+	marker_probe_func *perf;
+	unsigned int (*test)(const struct marker_event *ev, const u64 *slots,
+			     void *entry);
+};
+
+/*
+ * The probes of one shape, named for it (NUMBERS_STRINGS), and their
+ * struct marker_event_probes.
+ */
+#define DEFINE_MARKER_EVENT_PROBES(name, nr_num, nr_str)		\
+static const struct marker_event_shape marker_event_shape_##name = {	\
+	(nr_num), (nr_str)						\
+};									\
+static void marker_event_probe_##name(void *probe_private,		\
+				      void *call_private,		\
+				      const char *fmt, va_list *args)	\
+{									\
+	__marker_event_probe(probe_private, args,			\
+			     &marker_event_shape_##name);		\
+}									\
+static void marker_event_perf_probe_##name(void *probe_private,	\
+					   void *call_private,		\
+					   const char *fmt,		\
+					   va_list *args)		\
+{									\
+	__marker_event_perf_probe(probe_private, args,			\
+				  &marker_event_shape_##name);		\
+}									\
+static unsigned int __maybe_unused					\
+marker_event_test_record_##name(const struct marker_event *ev,		\
+				const u64 *slots, void *entry)		\
+{									\
+	return __marker_event_test_record(ev, slots, entry,		\
+					  &marker_event_shape_##name);	\
+}									\
+static const struct marker_event_probes marker_event_probes_##name = {	\
+	.trace = marker_event_probe_##name,				\
+	.perf = marker_event_perf_probe_##name,				\
+	.test = IS_ENABLED(CONFIG_MARKERS_KUNIT_TEST) ?			\
+		marker_event_test_record_##name : NULL,			\
+}
+
+DEFINE_MARKER_EVENT_PROBES(any, MARKER_EVENT_ANY, MARKER_EVENT_ANY);
+DEFINE_MARKER_EVENT_PROBES(0_0, 0, 0);
+DEFINE_MARKER_EVENT_PROBES(1_0, 1, 0);
+DEFINE_MARKER_EVENT_PROBES(2_0, 2, 0);
+DEFINE_MARKER_EVENT_PROBES(3_0, 3, 0);
+DEFINE_MARKER_EVENT_PROBES(0_1, 0, 1);
+DEFINE_MARKER_EVENT_PROBES(1_1, 1, 1);
+DEFINE_MARKER_EVENT_PROBES(2_1, 2, 1);
+DEFINE_MARKER_EVENT_PROBES(3_1, 3, 1);
+
+/* Shapes with probes of their own: up to this many numbers, a string. */
+#define MARKER_EVENT_FAST_NUM	3
+#define MARKER_EVENT_FAST_STR	1
+
+/* By number of strings, then of numbers. */
+static const struct marker_event_probes *const
+marker_event_fast_probes[MARKER_EVENT_FAST_STR + 1][MARKER_EVENT_FAST_NUM + 1] = {
+	{ &marker_event_probes_0_0, &marker_event_probes_1_0,
+	  &marker_event_probes_2_0, &marker_event_probes_3_0 },
+	{ &marker_event_probes_0_1, &marker_event_probes_1_1,
+	  &marker_event_probes_2_1, &marker_event_probes_3_1 },
+};
+
+/* The probes for @ev's shape, once it is parsed. */
+static const struct marker_event_probes *
+marker_event_shape_probes(const struct marker_event *ev)
+{
+	if (ev->nr_str > MARKER_EVENT_FAST_STR ||
+	    ev->nr_num > MARKER_EVENT_FAST_NUM)
+		return &marker_event_probes_any;
+	return marker_event_fast_probes[ev->nr_str][ev->nr_num];
+}
+
+#ifdef CONFIG_MARKERS_KUNIT_TEST
+/**
+ * marker_event_test_record() - fill a record as the probes fill it
+ * @ev: the event, parsed
+ * @slots: the arguments, one slot each, as a site stores them
+ * @entry: the record, or NULL for its size alone
+ *
+ * For the format parser's KUnit suite: through the code of the probes of
+ * @ev's shape.
+ *
+ * Return: the size of the record, which @entry has room for.
+ */
+unsigned int marker_event_test_record(const struct marker_event *ev,
+				      const u64 *slots, void *entry)
+{
+	return marker_event_shape_probes(ev)->test(ev, slots, entry);
 }
 #endif
 
@@ -397,15 +534,15 @@ static int marker_event_reg(struct trace_event_call *call,
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
-		return marker_event_connect(ev, marker_event_probe, data);
+		return marker_event_connect(ev, ev->probes->trace, data);
 	case TRACE_REG_UNREGISTER:
-		marker_event_disconnect(ev, marker_event_probe, data);
+		marker_event_disconnect(ev, ev->probes->trace, data);
 		return 0;
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
-		return marker_event_connect(ev, marker_event_perf_probe, ev);
+		return marker_event_connect(ev, ev->probes->perf, ev);
 	case TRACE_REG_PERF_UNREGISTER:
-		marker_event_disconnect(ev, marker_event_perf_probe, ev);
+		marker_event_disconnect(ev, ev->probes->perf, ev);
 		return 0;
 	case TRACE_REG_PERF_OPEN:
 	case TRACE_REG_PERF_CLOSE:
@@ -430,6 +567,7 @@ static struct marker_event *marker_event_create(const struct marker *m,
 	if (!ev)
 		goto err;
 	marker_format_parse(ev);
+	ev->probes = marker_event_shape_probes(ev);
 	call = &ev->call;
 	call->print_fmt = marker_format_print_fmt(ev);
 	if (!call->print_fmt)

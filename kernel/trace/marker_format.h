@@ -11,6 +11,8 @@
 #include <linux/trace_events.h>
 #include <linux/types.h>
 
+struct marker_event_probes;
+
 /* Conversions, and argument slots, per format; later ones are not recorded. */
 #define MARKER_EVENT_MAX_ARGS	32
 /* A field name is at most this long, its NUL included. */
@@ -86,6 +88,7 @@ struct marker_event_field {
  * @owners: vmlinux and the modules with such markers, the event's owner
  *	    (call.module, NULL for vmlinux) first
  * @refused: the last module whose format was refused, to say it once
+ * @probes: the probes of its record's shape (marker_events.c)
  * @nr_ops: conversions in @ops and @fields
  * @nr_num: number fields, in @num
  * @nr_str: %s fields, in @str
@@ -109,6 +112,7 @@ struct marker_event {
 	unsigned int users;
 	struct list_head owners;
 	struct module *refused;
+	const struct marker_event_probes *probes;
 	unsigned int nr_ops;
 	unsigned int nr_num;
 	unsigned int nr_str;

@@ -373,6 +373,54 @@ static void marker_format_test_store_str(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, strlen(field_str(ev, 1, entry)), 255);
 }
 
+/*
+ * Each shape that has probes of its own (up to three numbers, no string
+ * or one) and one past them: every field read back, the record of the
+ * size the probe asks for (KASAN checks the stores).
+ */
+static void marker_format_test_store_shapes(struct kunit *test)
+{
+	static const char *const num[] = { "a %hhd", "b %u", "c %lld", "d %hu" };
+	static const s64 want[] = { -5, 4000000000U, -(1LL << 40), 0xfde8 };
+	const u64 vals[] = { (u64)-5, 4000000000U, (u64)-(1LL << 40), 0x1fde8 };
+	unsigned int n, s, i, size;
+	struct marker_event *ev;
+	u64 slots[5];
+	char fmt[64];
+	void *entry;
+
+	for (s = 0; s <= 1; s++) {
+		for (n = 0; n <= ARRAY_SIZE(num); n++) {
+			fmt[0] = '\0';
+			for (i = 0; i < n; i++) {
+				strlcat(fmt, num[i], sizeof(fmt));
+				strlcat(fmt, " ", sizeof(fmt));
+				slots[i] = vals[i];
+			}
+			if (s) {
+				strlcat(fmt, "s %s", sizeof(fmt));
+				slots[n] = (unsigned long)"shape";
+			}
+			ev = parse(test, fmt);
+			KUNIT_ASSERT_EQ(test, ev->nr_num, n);
+			size = marker_event_test_record(ev, slots, NULL);
+			KUNIT_EXPECT_EQ_MSG(test, size,
+					    max(ev->size + (s ? 6 : 0), ev->reserve),
+					    "\"%s\"", fmt);
+			entry = kunit_kmalloc(test, size, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, entry);
+			marker_event_test_record(ev, slots, entry);
+			for (i = 0; i < n; i++)
+				KUNIT_EXPECT_EQ_MSG(test, field_value(ev, i, entry),
+						    want[i], "\"%s\" field %u",
+						    fmt, i);
+			if (s)
+				KUNIT_EXPECT_STREQ(test, field_str(ev, n, entry),
+						   "shape");
+		}
+	}
+}
+
 static struct kunit_case marker_format_test_cases[] = {
 	KUNIT_CASE(marker_format_test_words),
 	KUNIT_CASE(marker_format_test_lengths),
@@ -385,6 +433,7 @@ static struct kunit_case marker_format_test_cases[] = {
 	KUNIT_CASE(marker_format_test_escapes),
 	KUNIT_CASE(marker_format_test_store),
 	KUNIT_CASE(marker_format_test_store_str),
+	KUNIT_CASE(marker_format_test_store_shapes),
 	{}
 };
 
