@@ -324,7 +324,7 @@ void marker_iterate(void *probe_private, void *call_private, const char *fmt,
 	} while (0)
 #else
 /* Probes read the arguments with va_arg(). */
-static inline const u64 *arch_marker_va_slots(va_list *args)
+static inline const unsigned long *arch_marker_va_slots(va_list *args)
 {
 	return NULL;
 }

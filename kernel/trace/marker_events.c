@@ -96,13 +96,21 @@ static __always_inline u64 marker_event_read(const struct marker_event_op *op,
  * For a va_list that is not a site's (_trace_mark(), the generic sites):
  * read the arguments into @v, each at its slot, as a site lays them out.
  */
-static const u64 *marker_event_fetch(const struct marker_event *ev,
-				     va_list *args, u64 *v)
+static const unsigned long *marker_event_fetch(const struct marker_event *ev,
+					       va_list *args, unsigned long *v)
 {
+	const struct marker_event_op *op;
 	unsigned int i;
+	u64 x;
 
-	for (i = 0; i < ev->nr_ops; i++)
-		v[ev->ops[i].slot] = marker_event_read(&ev->ops[i], args);
+	for (i = 0; i < ev->nr_ops; i++) {
+		op = &ev->ops[i];
+		x = marker_event_read(op, args);
+		if (sizeof(long) < sizeof(u64) && op->read == MARKER_READ_LLONG)
+			put_unaligned(x, (u64 *)&v[op->slot]);
+		else
+			v[op->slot] = x;
+	}
 	return v;
 }
 
@@ -116,13 +124,13 @@ static const u64 *marker_event_fetch(const struct marker_event *ev,
  * commonest shapes (below).
  */
 static __always_inline unsigned int
-marker_event_str_len(const struct marker_event *ev, const u64 *slots,
+marker_event_str_len(const struct marker_event *ev, const unsigned long *slots,
 		     const char **str, u16 *len, unsigned int nr_str)
 {
 	unsigned int n, size = 0;
 
 	for (n = 0; n < nr_str; n++) {
-		str[n] = (const char *)(unsigned long)slots[ev->str[n].slot] ?:
+		str[n] = (const char *)slots[ev->str[n].slot] ?:
 			 "(null)";
 		len[n] = min_t(size_t, strlen(str[n]),
 			       MARKER_EVENT_STR_MAX - 1) + 1;
@@ -132,22 +140,31 @@ marker_event_str_len(const struct marker_event *ev, const u64 *slots,
 }
 
 /*
- * The numbers.  Little-endian: each slot whole, 8 bytes, in the fields'
- * order, each store putting back what the last wrote past its field (the
- * record has room for the last: marker_format.c).  Otherwise by size.
+ * The numbers.  Little-endian: each slot whole, a long, or 8 bytes for a
+ * 64-bit field, in the fields' order, each store putting back what the
+ * last wrote past its field (the record has room for the last:
+ * marker_format.c).  Otherwise by size.
  */
 static __always_inline void marker_event_store_num(const struct marker_event *ev,
-						   void *entry, const u64 *slots,
+						   void *entry,
+						   const unsigned long *slots,
 						   unsigned int nr_num)
 {
 	const struct marker_event_move *mv, *end = ev->num + nr_num;
+	const unsigned long *src;
 
 	for (mv = ev->num; mv < end; mv++) {
+		src = &slots[mv->slot];
 #ifdef __LITTLE_ENDIAN
-		put_unaligned(slots[mv->slot], (u64 *)(entry + mv->offset));
+		if (sizeof(long) == sizeof(u64) || mv->size == sizeof(u64))
+			put_unaligned(get_unaligned((const u64 *)src),
+				      (u64 *)(entry + mv->offset));
+		else
+			put_unaligned(*src, (unsigned long *)(entry + mv->offset));
 #else
 		void *field = entry + mv->offset;
-		u64 x = slots[mv->slot];
+		u64 x = mv->size == sizeof(u64) ? get_unaligned((const u64 *)src) :
+						  *src;
 
 		if (mv->size == 8)
 			put_unaligned(x, (u64 *)field);
@@ -163,7 +180,7 @@ static __always_inline void marker_event_store_num(const struct marker_event *ev
 
 static __always_inline void
 marker_event_store_slots(const struct marker_event *ev, void *entry,
-			 const u64 *slots, const char *const *str,
+			 const unsigned long *slots, const char *const *str,
 			 const u16 *len, unsigned int nr_num, unsigned int nr_str)
 {
 	unsigned int n, data = ev->size;
@@ -214,8 +231,9 @@ marker_event_nr_str(const struct marker_event *ev,
 
 /* For the format parser's KUnit suite: fill a record as a probe does. */
 static __always_inline unsigned int
-__marker_event_test_record(const struct marker_event *ev, const u64 *slots,
-			   void *entry, const struct marker_event_shape *shape)
+__marker_event_test_record(const struct marker_event *ev,
+			   const unsigned long *slots, void *entry,
+			   const struct marker_event_shape *shape)
 {
 	unsigned int nr_str = marker_event_nr_str(ev, shape);
 	const char *str[MARKER_EVENT_MAX_ARGS];
@@ -239,10 +257,10 @@ __marker_event_probe(void *probe_private, va_list *args,
 	unsigned int nr_str = marker_event_nr_str(ev, shape);
 	const char *str[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	u16 len[MARKER_EVENT_MAX_ARGS] __uninitialized;
-	u64 v[MARKER_EVENT_MAX_ARGS] __uninitialized;
+	unsigned long v[MARKER_EVENT_MAX_SLOTS] __uninitialized;
 	/* Set by trace_event_buffer_reserve() before it returns an entry. */
 	struct trace_event_buffer fbuffer __uninitialized;
-	const u64 *slots;
+	const unsigned long *slots;
 	unsigned int dsize;
 	void *entry;
 
@@ -275,10 +293,10 @@ __marker_event_perf_probe(void *probe_private, va_list *args,
 	unsigned int nr_str = marker_event_nr_str(ev, shape);
 	const char *str[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	u16 len[MARKER_EVENT_MAX_ARGS] __uninitialized;
-	u64 v[MARKER_EVENT_MAX_ARGS] __uninitialized;
+	unsigned long v[MARKER_EVENT_MAX_SLOTS] __uninitialized;
 	struct hlist_head *head;
 	struct pt_regs *regs;
-	const u64 *slots;
+	const unsigned long *slots;
 	unsigned int dsize;
 	int size, rctx;
 	void *entry;
@@ -318,8 +336,8 @@ __marker_event_perf_probe(void *probe_private, va_list *args,
 struct marker_event_probes {
 	marker_probe_func *trace;
 	marker_probe_func *perf;
-	unsigned int (*test)(const struct marker_event *ev, const u64 *slots,
-			     void *entry);
+	unsigned int (*test)(const struct marker_event *ev,
+			     const unsigned long *slots, void *entry);
 };
 
 /*
@@ -347,7 +365,7 @@ static void marker_event_perf_probe_##name(void *probe_private,	\
 }									\
 static unsigned int __maybe_unused					\
 marker_event_test_record_##name(const struct marker_event *ev,		\
-				const u64 *slots, void *entry)		\
+				const unsigned long *slots, void *entry) \
 {									\
 	return __marker_event_test_record(ev, slots, entry,		\
 					  &marker_event_shape_##name);	\
@@ -405,7 +423,7 @@ marker_event_shape_probes(const struct marker_event *ev)
  * Return: the size of the record, which @entry has room for.
  */
 unsigned int marker_event_test_record(const struct marker_event *ev,
-				      const u64 *slots, void *entry)
+				      const unsigned long *slots, void *entry)
 {
 	return marker_event_shape_probes(ev)->test(ev, slots, entry);
 }

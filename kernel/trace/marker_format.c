@@ -317,10 +317,10 @@ static void marker_format_tell_untyped(const struct marker_event *ev,
 
 /*
  * The probes' program: the number fields in offset order, then the
- * strings.  Little-endian probes store a number's whole slot, 8 bytes, at
- * the field (marker_events.c): in offset order, each store puts back what
- * the one before wrote past its field, and a record takes at least what
- * the last one writes.
+ * strings.  Little-endian probes store a number's whole slot, a long, at
+ * the field, or 8 bytes for a 64-bit field (marker_events.c): in offset
+ * order, each store puts back what the one before wrote past its field,
+ * and a record takes at least what the last one writes.
  */
 static void marker_format_program(struct marker_event *ev)
 {
@@ -336,10 +336,16 @@ static void marker_format_program(struct marker_event *ev)
 		mv->slot = ev->ops[i].slot;
 		mv->size = ev->ops[i].size;
 		mv->offset = ev->ops[i].offset;
-		end = mv->offset + sizeof(u64);
+		end = mv->offset + max_t(unsigned int, mv->size, sizeof(long));
 		if (!ev->ops[i].is_string && end > ev->reserve)
 			ev->reserve = end;
 	}
+}
+
+/* The slots an argument takes in a site's layout (MARKER_EVENT_MAX_SLOTS). */
+static unsigned int marker_format_slots(const struct marker_event_op *op)
+{
+	return op->read == MARKER_READ_LLONG ? sizeof(u64) / sizeof(long) : 1;
 }
 
 /**
@@ -355,7 +361,8 @@ static void marker_format_program(struct marker_event *ev)
 void marker_format_parse(struct marker_event *ev)
 {
 	const char *p = ev->format, *lit = p, *stop = NULL;
-	unsigned int i = 0, slot = 0, offset = sizeof(struct trace_entry);
+	unsigned int i = 0, arg = 0, slot = 0;
+	unsigned int offset = sizeof(struct trace_entry);
 	struct marker_event_conv c;
 	char word[MARKER_EVENT_NAME_LEN];
 	char *text = ev->text;
@@ -373,7 +380,7 @@ void marker_format_parse(struct marker_event *ev)
 		}
 		if (i == MARKER_EVENT_MAX_ARGS ||
 		    !marker_format_parse_conv(p, &c) ||
-		    slot + c.stars >= MARKER_EVENT_MAX_ARGS) {
+		    arg + c.stars >= MARKER_EVENT_MAX_ARGS) {
 			stop = p;
 			break;
 		}
@@ -387,8 +394,10 @@ void marker_format_parse(struct marker_event *ev)
 			untyped = true;
 		}
 		ev->ops[i].stars = c.stars;
+		arg += c.stars + 1;
 		slot += c.stars;
-		ev->ops[i].slot = slot++;
+		ev->ops[i].slot = slot;
+		slot += marker_format_slots(&ev->ops[i]);
 		p = c.end;
 		lit = p;
 		i++;

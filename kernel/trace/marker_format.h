@@ -13,8 +13,13 @@
 
 struct marker_event_probes;
 
-/* Conversions, and argument slots, per format; later ones are not recorded. */
+/* Conversions, and arguments, per format; later ones are not recorded. */
 #define MARKER_EVENT_MAX_ARGS	32
+/*
+ * The arguments in longs, as a site lays them out: one slot each, but a
+ * long long two on 32-bit machines.
+ */
+#define MARKER_EVENT_MAX_SLOTS	(MARKER_EVENT_MAX_ARGS * sizeof(u64) / sizeof(long))
 /* A field name is at most this long, its NUL included. */
 #define MARKER_EVENT_NAME_LEN	32
 /* The conversion of one field as printed, e.g. "%-08llx". */
@@ -38,7 +43,7 @@ enum marker_read_type {
  * @is_signed: whether the field is signed
  * @is_string: a %s: @size is that of its __data_loc word
  * @stars: int arguments to skip first, for '*' widths and precisions
- * @slot: the argument's position in the list, stars counted
+ * @slot: the argument's first slot, stars counted
  * @offset: of the field in the record
  */
 struct marker_event_op {
@@ -132,7 +137,7 @@ void marker_format_parse(struct marker_event *ev);
 char *marker_format_print_fmt(const struct marker_event *ev);
 #ifdef CONFIG_MARKERS_KUNIT_TEST
 unsigned int marker_event_test_record(const struct marker_event *ev,
-				      const u64 *slots, void *entry);
+				      const unsigned long *slots, void *entry);
 #endif
 
 #endif /* _KERNEL_TRACE_MARKER_FORMAT_H */

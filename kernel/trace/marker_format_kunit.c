@@ -290,6 +290,25 @@ static const char *field_str(const struct marker_event *ev, unsigned int i,
 }
 
 /*
+ * Lay @vals, one per conversion of @ev, out in @slots as a site does:
+ * each at its slot, a long long in two on 32-bit machines.
+ */
+static void put_args(const struct marker_event *ev, unsigned long *slots,
+		     const u64 *vals)
+{
+	const struct marker_event_op *op;
+	unsigned int i;
+
+	for (i = 0; i < ev->nr_ops; i++) {
+		op = &ev->ops[i];
+		if (op->read == MARKER_READ_LLONG)
+			put_unaligned(vals[i], (u64 *)&slots[op->slot]);
+		else
+			slots[op->slot] = vals[i];
+	}
+}
+
+/*
  * What the probes store: every number kind and width, negative and past
  * its width, read back from its field; strings and a NULL one, copied
  * after the fixed part.  The record is allocated to the size the probe
@@ -299,7 +318,7 @@ static void marker_format_test_store(struct kunit *test)
 {
 	static const char fmt[] =
 		"a %hhd b %hhu c %hd d %hu e %d f %u s %s g %lld h %llu n %s i %ld j %c";
-	const u64 slots[] = {
+	const u64 vals[] = {
 		(u64)-5, 0x1fa, (u64)-300, 0x1fde8, (u64)-70000, 4000000000U,
 		(unsigned long)"hello", (u64)-(1LL << 40), ~0ULL, 0,
 		(u64)(long)-9, 'x',
@@ -309,10 +328,12 @@ static void marker_format_test_store(struct kunit *test)
 		-1, 0, -9, 'x',
 	};
 	struct marker_event *ev = parse(test, fmt);
+	unsigned long slots[MARKER_EVENT_MAX_SLOTS];
 	unsigned int i, size;
 	void *entry;
 
-	KUNIT_ASSERT_EQ(test, ev->nr_ops, ARRAY_SIZE(slots));
+	KUNIT_ASSERT_EQ(test, ev->nr_ops, ARRAY_SIZE(vals));
+	put_args(ev, slots, vals);
 	size = marker_event_test_record(ev, slots, NULL);
 	KUNIT_EXPECT_EQ(test, size, ev->size + sizeof("hello") +
 			sizeof("(null)"));
@@ -343,7 +364,7 @@ static void marker_format_test_store_str(struct kunit *test)
 	struct marker_event *ev = parse(test, "x %u s %s");
 	char *page, *str, *entry, *want;
 	unsigned int len, size;
-	u64 slots[2] = { 7 };
+	unsigned long slots[2] = { 7 };
 
 	page = vmalloc(PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, page);
@@ -382,10 +403,14 @@ static void marker_format_test_store_shapes(struct kunit *test)
 {
 	static const char *const num[] = { "a %hhd", "b %u", "c %lld", "d %hu" };
 	static const s64 want[] = { -5, 4000000000U, -(1LL << 40), 0xfde8 };
-	const u64 vals[] = { (u64)-5, 4000000000U, (u64)-(1LL << 40), 0x1fde8 };
+	const u64 vals[] = {
+		(u64)-5, 4000000000U, (u64)-(1LL << 40), 0x1fde8,
+		(unsigned long)"shape",
+	};
+	unsigned long slots[MARKER_EVENT_MAX_SLOTS];
 	unsigned int n, s, i, size;
 	struct marker_event *ev;
-	u64 slots[5];
+	u64 args[5];
 	char fmt[64];
 	void *entry;
 
@@ -395,14 +420,15 @@ static void marker_format_test_store_shapes(struct kunit *test)
 			for (i = 0; i < n; i++) {
 				strlcat(fmt, num[i], sizeof(fmt));
 				strlcat(fmt, " ", sizeof(fmt));
-				slots[i] = vals[i];
+				args[i] = vals[i];
 			}
 			if (s) {
 				strlcat(fmt, "s %s", sizeof(fmt));
-				slots[n] = (unsigned long)"shape";
+				args[n] = vals[ARRAY_SIZE(num)];
 			}
 			ev = parse(test, fmt);
 			KUNIT_ASSERT_EQ(test, ev->nr_num, n);
+			put_args(ev, slots, args);
 			size = marker_event_test_record(ev, slots, NULL);
 			KUNIT_EXPECT_EQ_MSG(test, size,
 					    max(ev->size + (s ? 6 : 0), ev->reserve),

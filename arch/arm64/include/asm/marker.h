@@ -51,7 +51,7 @@ static __always_inline void arch_marker_va_rewind(va_list *args, void *start)
  * The arguments of a va_list whose register areas are used up, one
  * 8-byte slot each, as a site's va_list has them; NULL for any other.
  */
-static __always_inline const u64 *arch_marker_va_slots(va_list *args)
+static __always_inline const unsigned long *arch_marker_va_slots(va_list *args)
 {
 	const struct marker_va *va = (const struct marker_va *)args;
 

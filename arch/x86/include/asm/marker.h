@@ -84,10 +84,13 @@ static __always_inline void arch_marker_va_rewind(va_list *args, void *start)
 	*(char **)args = start;
 }
 
-/* Arguments are not in 8-byte slots: probes read them with va_arg(). */
-static __always_inline const u64 *arch_marker_va_slots(va_list *args)
+/*
+ * Where the arguments of a va_list are, for every va_list, a site's and
+ * a variadic function's: one 4-byte slot each, two for a 64-bit one.
+ */
+static __always_inline const unsigned long *arch_marker_va_slots(va_list *args)
 {
-	return NULL;
+	return *(const unsigned long **)args;
 }
 #endif /* CONFIG_X86_32 */
 
@@ -140,7 +143,7 @@ static __always_inline void arch_marker_va_rewind(va_list *args, void *start)
  * up are: one 8-byte slot each, as a site's va_list has them; NULL for
  * any other va_list.  Lets a probe read argument n as slot n.
  */
-static __always_inline const u64 *arch_marker_va_slots(va_list *args)
+static __always_inline const unsigned long *arch_marker_va_slots(va_list *args)
 {
 	const struct marker_va *va = (const struct marker_va *)*args;
 
