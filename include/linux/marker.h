@@ -324,9 +324,10 @@ void marker_iterate(void *probe_private, void *call_private, const char *fmt,
 	} while (0)
 #else
 /* Probes read the arguments with va_arg(). */
-static inline const unsigned long *arch_marker_va_slots(va_list *args)
+static inline bool arch_marker_va_slots(va_list *args,
+					const unsigned long **slots)
 {
-	return NULL;
+	return false;
 }
 
 /* Through the variadic marker_run_probes(). */

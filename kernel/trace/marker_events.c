@@ -125,13 +125,14 @@ static const unsigned long *marker_event_fetch(const struct marker_event *ev,
  */
 static __always_inline unsigned int
 marker_event_str_len(const struct marker_event *ev, const unsigned long *slots,
-		     const char **str, u16 *len, unsigned int nr_str)
+		     const char **str, unsigned int *len, unsigned int nr_str)
 {
 	unsigned int n, size = 0;
 
 	for (n = 0; n < nr_str; n++) {
-		str[n] = (const char *)slots[ev->str[n].slot] ?:
-			 "(null)";
+		str[n] = (const char *)slots[ev->str[n].slot];
+		if (unlikely(!str[n]))
+			str[n] = "(null)";
 		len[n] = min_t(size_t, strlen(str[n]),
 			       MARKER_EVENT_STR_MAX - 1) + 1;
 		size += len[n];
@@ -181,7 +182,8 @@ static __always_inline void marker_event_store_num(const struct marker_event *ev
 static __always_inline void
 marker_event_store_slots(const struct marker_event *ev, void *entry,
 			 const unsigned long *slots, const char *const *str,
-			 const u16 *len, unsigned int nr_num, unsigned int nr_str)
+			 const unsigned int *len, unsigned int nr_num,
+			 unsigned int nr_str)
 {
 	unsigned int n, data = ev->size;
 
@@ -195,11 +197,14 @@ marker_event_store_slots(const struct marker_event *ev, void *entry,
 	}
 }
 
-/* What a record of @dsize bytes of strings takes in all. */
+/*
+ * What a record of @dsize bytes of strings takes in all: the strings
+ * start at ev->size, the record has room for the last number's store.
+ */
 static __always_inline unsigned int
 marker_event_record_size(const struct marker_event *ev, unsigned int dsize)
 {
-	return max(ev->size + dsize, ev->reserve);
+	return ev->reserve + dsize;
 }
 
 /*
@@ -237,7 +242,7 @@ __marker_event_test_record(const struct marker_event *ev,
 {
 	unsigned int nr_str = marker_event_nr_str(ev, shape);
 	const char *str[MARKER_EVENT_MAX_ARGS];
-	u16 len[MARKER_EVENT_MAX_ARGS];
+	unsigned int len[MARKER_EVENT_MAX_ARGS];
 	unsigned int dsize;
 
 	dsize = marker_event_str_len(ev, slots, str, len, nr_str);
@@ -256,7 +261,7 @@ __marker_event_probe(void *probe_private, va_list *args,
 	const struct marker_event *ev = file->event_call->data;
 	unsigned int nr_str = marker_event_nr_str(ev, shape);
 	const char *str[MARKER_EVENT_MAX_ARGS] __uninitialized;
-	u16 len[MARKER_EVENT_MAX_ARGS] __uninitialized;
+	unsigned int len[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	unsigned long v[MARKER_EVENT_MAX_SLOTS] __uninitialized;
 	/* Set by trace_event_buffer_reserve() before it returns an entry. */
 	struct trace_event_buffer fbuffer __uninitialized;
@@ -266,8 +271,7 @@ __marker_event_probe(void *probe_private, va_list *args,
 
 	if (trace_trigger_soft_disabled(file))
 		return;
-	slots = arch_marker_va_slots(args);
-	if (unlikely(!slots))
+	if (unlikely(!arch_marker_va_slots(args, &slots)))
 		slots = marker_event_fetch(ev, args, v);
 	dsize = marker_event_str_len(ev, slots, str, len, nr_str);
 	entry = trace_event_buffer_reserve(&fbuffer, file,
@@ -292,7 +296,7 @@ __marker_event_perf_probe(void *probe_private, va_list *args,
 	struct marker_event *ev = probe_private;
 	unsigned int nr_str = marker_event_nr_str(ev, shape);
 	const char *str[MARKER_EVENT_MAX_ARGS] __uninitialized;
-	u16 len[MARKER_EVENT_MAX_ARGS] __uninitialized;
+	unsigned int len[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	unsigned long v[MARKER_EVENT_MAX_SLOTS] __uninitialized;
 	struct hlist_head *head;
 	struct pt_regs *regs;
@@ -304,8 +308,7 @@ __marker_event_perf_probe(void *probe_private, va_list *args,
 	head = this_cpu_ptr(ev->call.perf_events);
 	if (!bpf_prog_array_valid(&ev->call) && hlist_empty(head))
 		return;
-	slots = arch_marker_va_slots(args);
-	if (unlikely(!slots))
+	if (unlikely(!arch_marker_va_slots(args, &slots)))
 		slots = marker_event_fetch(ev, args, v);
 	dsize = marker_event_str_len(ev, slots, str, len, nr_str);
 	size = ALIGN(marker_event_record_size(ev, dsize) + sizeof(u32),

@@ -102,7 +102,8 @@ struct marker_event_field {
  *	 what it wrote past its field
  * @str: the %s fields: their __data_loc words
  * @size: a record's size without its strings, header included
- * @reserve: the least a record takes, that the last 8-byte store fits
+ * @reserve: a record's size without its strings, with room for the last
+ *	     number's whole-slot store past @size
  * @text: literal text between the conversions, NUL-separated
  * @tail: the literal text after the last conversion (in @text)
  * @fields: the conversions, for defining and printing (cold)

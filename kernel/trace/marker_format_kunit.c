@@ -335,7 +335,7 @@ static void marker_format_test_store(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ev->nr_ops, ARRAY_SIZE(vals));
 	put_args(ev, slots, vals);
 	size = marker_event_test_record(ev, slots, NULL);
-	KUNIT_EXPECT_EQ(test, size, ev->size + sizeof("hello") +
+	KUNIT_EXPECT_EQ(test, size, ev->reserve + sizeof("hello") +
 			sizeof("(null)"));
 	entry = kunit_kmalloc(test, size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, entry);
@@ -381,7 +381,7 @@ static void marker_format_test_store_str(struct kunit *test)
 		str[len] = '\0';
 		slots[1] = (unsigned long)str;
 		size = marker_event_test_record(ev, slots, entry);
-		KUNIT_EXPECT_EQ(test, size, ev->size + len + 1);
+		KUNIT_EXPECT_EQ(test, size, ev->reserve + len + 1);
 		KUNIT_EXPECT_STREQ(test, field_str(ev, 1, entry), str);
 		KUNIT_EXPECT_EQ(test, field_value(ev, 0, entry), 7);
 	}
@@ -390,7 +390,7 @@ static void marker_format_test_store_str(struct kunit *test)
 	want[299] = '\0';
 	slots[1] = (unsigned long)want;
 	size = marker_event_test_record(ev, slots, entry);
-	KUNIT_EXPECT_EQ(test, size, ev->size + 256);
+	KUNIT_EXPECT_EQ(test, size, ev->reserve + 256);
 	KUNIT_EXPECT_EQ(test, strlen(field_str(ev, 1, entry)), 255);
 }
 
@@ -431,7 +431,7 @@ static void marker_format_test_store_shapes(struct kunit *test)
 			put_args(ev, slots, args);
 			size = marker_event_test_record(ev, slots, NULL);
 			KUNIT_EXPECT_EQ_MSG(test, size,
-					    max(ev->size + (s ? 6 : 0), ev->reserve),
+					    ev->reserve + (s ? 6 : 0),
 					    "\"%s\"", fmt);
 			entry = kunit_kmalloc(test, size, GFP_KERNEL);
 			KUNIT_ASSERT_NOT_NULL(test, entry);

@@ -48,16 +48,19 @@ static __always_inline void arch_marker_va_rewind(va_list *args, void *start)
 }
 
 /*
- * The arguments of a va_list whose register areas are used up, one
- * 8-byte slot each, as a site's va_list has them; NULL for any other.
+ * The arguments of a va_list whose register areas are used up, in
+ * @slots: one 8-byte slot each, as a site's va_list has them.  False for
+ * any other va_list.
  */
-static __always_inline const unsigned long *arch_marker_va_slots(va_list *args)
+static __always_inline bool arch_marker_va_slots(va_list *args,
+						 const unsigned long **slots)
 {
 	const struct marker_va *va = (const struct marker_va *)args;
 
 	if (va->gr_offs < 0)
-		return NULL;
-	return va->stack;
+		return false;
+	*slots = va->stack;
+	return true;
 }
 
 #endif /* _ASM_ARM64_MARKER_H */

@@ -88,9 +88,11 @@ static __always_inline void arch_marker_va_rewind(va_list *args, void *start)
  * Where the arguments of a va_list are, for every va_list, a site's and
  * a variadic function's: one 4-byte slot each, two for a 64-bit one.
  */
-static __always_inline const unsigned long *arch_marker_va_slots(va_list *args)
+static __always_inline bool arch_marker_va_slots(va_list *args,
+						 const unsigned long **slots)
 {
-	return *(const unsigned long **)args;
+	*slots = *(const unsigned long **)args;
+	return true;
 }
 #endif /* CONFIG_X86_32 */
 
@@ -140,16 +142,18 @@ static __always_inline void arch_marker_va_rewind(va_list *args, void *start)
 
 /*
  * Where the arguments of a va_list whose general register area is used
- * up are: one 8-byte slot each, as a site's va_list has them; NULL for
- * any other va_list.  Lets a probe read argument n as slot n.
+ * up are, in @slots: one 8-byte slot each, as a site's va_list has them.
+ * False for any other va_list.  Lets a probe read argument n as slot n.
  */
-static __always_inline const unsigned long *arch_marker_va_slots(va_list *args)
+static __always_inline bool arch_marker_va_slots(va_list *args,
+						 const unsigned long **slots)
 {
 	const struct marker_va *va = (const struct marker_va *)*args;
 
 	if (va->gp_offset < MARKER_VA_GP_OFFSET)
-		return NULL;
-	return va->overflow_arg_area;
+		return false;
+	*slots = va->overflow_arg_area;
+	return true;
 }
 
 /*
