@@ -38,6 +38,15 @@ static void marker_format_test_exit(struct kunit *test)
 	marker_event_free(test->priv);
 }
 
+/*
+ * Where a little-endian probe's store of @op's slot ends: a long, or 8
+ * bytes for a 64-bit field.
+ */
+static unsigned int store_end(const struct marker_event_op *op)
+{
+	return op->offset + max_t(unsigned int, op->size, sizeof(long));
+}
+
 /* Field @i is called @name, of C type @type, @size bytes, printed @spec. */
 static void expect_field(struct kunit *test, const struct marker_event *ev,
 			 unsigned int i, const char *name, const char *type,
@@ -89,8 +98,8 @@ static void marker_format_test_words(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->nr_num, 2);
 	expect_move(test, &ev->num[0], &ev->ops[0]);
 	expect_move(test, &ev->num[1], &ev->ops[2]);
-	/* The last number's 8-byte store ends the record. */
-	KUNIT_EXPECT_EQ(test, ev->reserve, ev->ops[2].offset + 8);
+	/* The last number's whole-slot store ends the record. */
+	KUNIT_EXPECT_EQ(test, ev->reserve, store_end(&ev->ops[2]));
 	KUNIT_EXPECT_EQ(test, ev->ops[2].read, MARKER_READ_LONG);
 	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt,
 			   "\"pid %d comm %s addr 0x%lx\", REC->pid, __get_str(comm), REC->addr");
@@ -129,7 +138,7 @@ static void marker_format_test_lengths(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->nr_num, 11);
 	for (i = 0; i < ev->nr_num; i++)
 		expect_move(test, &ev->num[i], &ev->ops[i]);
-	KUNIT_EXPECT_EQ(test, ev->reserve, ev->ops[10].offset + 8);
+	KUNIT_EXPECT_EQ(test, ev->reserve, store_end(&ev->ops[10]));
 	KUNIT_EXPECT_EQ(test, ev->ops[4].read, MARKER_READ_LLONG);
 	KUNIT_EXPECT_EQ(test, ev->ops[6].read, MARKER_READ_SIZE);
 	KUNIT_EXPECT_EQ(test, ev->ops[8].read, MARKER_READ_PTRDIFF);
@@ -199,7 +208,7 @@ static void marker_format_test_untyped(struct kunit *test)
 	/* Only the typed conversion is stored, from its slot. */
 	KUNIT_EXPECT_EQ(test, ev->nr_num, 1);
 	expect_move(test, &ev->num[0], &ev->ops[3]);
-	KUNIT_EXPECT_EQ(test, ev->reserve, COMMON_SIZE + 8);
+	KUNIT_EXPECT_EQ(test, ev->reserve, store_end(&ev->ops[3]));
 	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt,
 			   "\"w ? n ? s ? v %u\", REC->v");
 }
