@@ -115,22 +115,78 @@ static const unsigned long *marker_event_fetch(const struct marker_event *ev,
 }
 
 /*
+ * The shape of a record, as a probe knows it.  The probes of the
+ * commonest shapes are for records in slot order (marker_format.c) and
+ * know the slots of their numbers and their count of strings, 0 or 1, as
+ * constants: their copies unroll, and every offset is an immediate.  The
+ * probe of any shape has MARKER_EVENT_ANY in both, and follows the
+ * event's program.
+ */
+struct marker_event_shape {
+	unsigned int nr_num_slots;
+	unsigned int nr_str;
+};
+
+#define MARKER_EVENT_ANY	UINT_MAX
+
+static __always_inline bool
+marker_event_any(const struct marker_event_shape *shape)
+{
+	return shape->nr_num_slots == MARKER_EVENT_ANY;
+}
+
+static __always_inline unsigned int
+marker_event_nr_str(const struct marker_event *ev,
+		    const struct marker_event_shape *shape)
+{
+	return marker_event_any(shape) ? ev->nr_str : shape->nr_str;
+}
+
+/* A record's size without its strings. */
+static __always_inline unsigned int
+marker_event_fixed_size(const struct marker_event *ev,
+			const struct marker_event_shape *shape)
+{
+	if (marker_event_any(shape))
+		return ev->size;
+	return sizeof(struct trace_entry) + shape->nr_num_slots * sizeof(long) +
+	       shape->nr_str * sizeof(u32);
+}
+
+/* The first slot of string @n, and where its __data_loc word goes. */
+static __always_inline unsigned int
+marker_event_str_slot(const struct marker_event *ev,
+		      const struct marker_event_shape *shape, unsigned int n)
+{
+	return marker_event_any(shape) ? ev->str[n].slot : shape->nr_num_slots;
+}
+
+static __always_inline unsigned int
+marker_event_str_loc(const struct marker_event *ev,
+		     const struct marker_event_shape *shape, unsigned int n)
+{
+	if (marker_event_any(shape))
+		return ev->str[n].offset;
+	return marker_event_fixed_size(ev, shape) - sizeof(u32);
+}
+
+/*
  * The strings of one hit, each one's address in @str, and its length in
  * @len: at most MARKER_EVENT_STR_MAX - 1, and its NUL; return the bytes
  * they take in the record.  Then the fields, written into @entry from
  * their slots, the strings after the fixed part.  Inlined in each probe:
- * a call and its spills cost a recorded hit 44 instructions.  @nr_num
- * and @nr_str are the event's counts, constants in the probes of the
- * commonest shapes (below).
+ * a call and its spills cost a recorded hit 44 instructions.
  */
 static __always_inline unsigned int
-marker_event_str_len(const struct marker_event *ev, const unsigned long *slots,
-		     const char **str, unsigned int *len, unsigned int nr_str)
+marker_event_str_len(const struct marker_event *ev,
+		     const struct marker_event_shape *shape,
+		     const unsigned long *slots, const char **str,
+		     unsigned int *len)
 {
 	unsigned int n, size = 0;
 
-	for (n = 0; n < nr_str; n++) {
-		str[n] = (const char *)slots[ev->str[n].slot];
+	for (n = 0; n < marker_event_nr_str(ev, shape); n++) {
+		str[n] = (const char *)slots[marker_event_str_slot(ev, shape, n)];
 		if (unlikely(!str[n]))
 			str[n] = "(null)";
 		len[n] = min_t(size_t, strlen(str[n]),
@@ -141,97 +197,49 @@ marker_event_str_len(const struct marker_event *ev, const unsigned long *slots,
 }
 
 /*
- * The numbers.  Little-endian: each slot whole, a long, or 8 bytes for a
- * 64-bit field, in the fields' order, each store putting back what the
- * last wrote past its field (the record has room for the last:
- * marker_format.c).  Otherwise by size.
+ * The numbers: each one's slots whole into its cell, which holds its
+ * field at the start on little-endian machines, at the end on big-endian
+ * ones.  A record in slot order takes its numbers' slots as they are.
  */
 static __always_inline void marker_event_store_num(const struct marker_event *ev,
+						   const struct marker_event_shape *shape,
 						   void *entry,
-						   const unsigned long *slots,
-						   unsigned int nr_num)
+						   const unsigned long *slots)
 {
-	const struct marker_event_move *mv, *end = ev->num + nr_num;
+	const struct marker_event_move *mv, *end = ev->num + ev->nr_num;
 	const unsigned long *src;
 
+	if (!marker_event_any(shape)) {
+		memcpy(entry + sizeof(struct trace_entry), slots,
+		       shape->nr_num_slots * sizeof(long));
+		return;
+	}
 	for (mv = ev->num; mv < end; mv++) {
 		src = &slots[mv->slot];
-#ifdef __LITTLE_ENDIAN
-		if (sizeof(long) == sizeof(u64) || mv->size == sizeof(u64))
+		if (mv->size > sizeof(long))
 			put_unaligned(get_unaligned((const u64 *)src),
 				      (u64 *)(entry + mv->offset));
 		else
 			put_unaligned(*src, (unsigned long *)(entry + mv->offset));
-#else
-		void *field = entry + mv->offset;
-		u64 x = mv->size == sizeof(u64) ? get_unaligned((const u64 *)src) :
-						  *src;
-
-		if (mv->size == 8)
-			put_unaligned(x, (u64 *)field);
-		else if (mv->size == 4)
-			put_unaligned((u32)x, (u32 *)field);
-		else if (mv->size == 2)
-			put_unaligned((u16)x, (u16 *)field);
-		else
-			*(u8 *)field = x;
-#endif
 	}
 }
 
 static __always_inline void
-marker_event_store_slots(const struct marker_event *ev, void *entry,
+marker_event_store_slots(const struct marker_event *ev,
+			 const struct marker_event_shape *shape, void *entry,
 			 const unsigned long *slots, const char *const *str,
-			 const unsigned int *len, unsigned int nr_num,
-			 unsigned int nr_str)
+			 const unsigned int *len)
 {
-	unsigned int n, data = ev->size;
+	unsigned int n, data = marker_event_fixed_size(ev, shape);
 
-	marker_event_store_num(ev, entry, slots, nr_num);
-	for (n = 0; n < nr_str; n++) {
+	marker_event_store_num(ev, shape, entry, slots);
+	for (n = 0; n < marker_event_nr_str(ev, shape); n++) {
 		memcpy(entry + data, str[n], len[n] - 1);
 		((char *)entry)[data + len[n] - 1] = '\0';
 		put_unaligned((u32)len[n] << 16 | data,
-			      (u32 *)(entry + ev->str[n].offset));
+			      (u32 *)(entry + marker_event_str_loc(ev, shape, n)));
 		data += len[n];
 	}
-}
-
-/*
- * What a record of @dsize bytes of strings takes in all: the strings
- * start at ev->size, the record has room for the last number's store.
- */
-static __always_inline unsigned int
-marker_event_record_size(const struct marker_event *ev, unsigned int dsize)
-{
-	return ev->reserve + dsize;
-}
-
-/*
- * The shape of a record, as a probe knows it: its counts of numbers and
- * strings, constants in the probes of the commonest shapes, so that their
- * loops unroll; MARKER_EVENT_ANY in the probe of any shape, which reads
- * the event's.
- */
-struct marker_event_shape {
-	unsigned int nr_num;
-	unsigned int nr_str;
-};
-
-#define MARKER_EVENT_ANY	UINT_MAX
-
-static __always_inline unsigned int
-marker_event_nr_num(const struct marker_event *ev,
-		    const struct marker_event_shape *shape)
-{
-	return shape->nr_num == MARKER_EVENT_ANY ? ev->nr_num : shape->nr_num;
-}
-
-static __always_inline unsigned int
-marker_event_nr_str(const struct marker_event *ev,
-		    const struct marker_event_shape *shape)
-{
-	return shape->nr_str == MARKER_EVENT_ANY ? ev->nr_str : shape->nr_str;
 }
 
 /* For the format parser's KUnit suite: fill a record as a probe does. */
@@ -240,16 +248,14 @@ __marker_event_test_record(const struct marker_event *ev,
 			   const unsigned long *slots, void *entry,
 			   const struct marker_event_shape *shape)
 {
-	unsigned int nr_str = marker_event_nr_str(ev, shape);
 	const char *str[MARKER_EVENT_MAX_ARGS];
 	unsigned int len[MARKER_EVENT_MAX_ARGS];
 	unsigned int dsize;
 
-	dsize = marker_event_str_len(ev, slots, str, len, nr_str);
+	dsize = marker_event_str_len(ev, shape, slots, str, len);
 	if (entry)
-		marker_event_store_slots(ev, entry, slots, str, len,
-					 marker_event_nr_num(ev, shape), nr_str);
-	return marker_event_record_size(ev, dsize);
+		marker_event_store_slots(ev, shape, entry, slots, str, len);
+	return marker_event_fixed_size(ev, shape) + dsize;
 }
 
 /* The probe of one trace instance's file of the event. */
@@ -259,7 +265,6 @@ __marker_event_probe(void *probe_private, va_list *args,
 {
 	struct trace_event_file *file = probe_private;
 	const struct marker_event *ev = file->event_call->data;
-	unsigned int nr_str = marker_event_nr_str(ev, shape);
 	const char *str[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	unsigned int len[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	unsigned long v[MARKER_EVENT_MAX_SLOTS] __uninitialized;
@@ -273,13 +278,13 @@ __marker_event_probe(void *probe_private, va_list *args,
 		return;
 	if (unlikely(!arch_marker_va_slots(args, &slots)))
 		slots = marker_event_fetch(ev, args, v);
-	dsize = marker_event_str_len(ev, slots, str, len, nr_str);
+	dsize = marker_event_str_len(ev, shape, slots, str, len);
 	entry = trace_event_buffer_reserve(&fbuffer, file,
-					   marker_event_record_size(ev, dsize));
+					   marker_event_fixed_size(ev, shape) +
+					   dsize);
 	if (!entry)
 		return;
-	marker_event_store_slots(ev, entry, slots, str, len,
-				 marker_event_nr_num(ev, shape), nr_str);
+	marker_event_store_slots(ev, shape, entry, slots, str, len);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -294,15 +299,16 @@ __marker_event_perf_probe(void *probe_private, va_list *args,
 			  const struct marker_event_shape *shape)
 {
 	struct marker_event *ev = probe_private;
-	unsigned int nr_str = marker_event_nr_str(ev, shape);
 	const char *str[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	unsigned int len[MARKER_EVENT_MAX_ARGS] __uninitialized;
 	unsigned long v[MARKER_EVENT_MAX_SLOTS] __uninitialized;
+	/* Set by perf_trace_buf_alloc() before it returns a buffer. */
+	struct pt_regs *regs __uninitialized;
+	int rctx __uninitialized;
 	struct hlist_head *head;
-	struct pt_regs *regs;
 	const unsigned long *slots;
 	unsigned int dsize;
-	int size, rctx;
+	int size;
 	void *entry;
 
 	head = this_cpu_ptr(ev->call.perf_events);
@@ -310,15 +316,14 @@ __marker_event_perf_probe(void *probe_private, va_list *args,
 		return;
 	if (unlikely(!arch_marker_va_slots(args, &slots)))
 		slots = marker_event_fetch(ev, args, v);
-	dsize = marker_event_str_len(ev, slots, str, len, nr_str);
-	size = ALIGN(marker_event_record_size(ev, dsize) + sizeof(u32),
+	dsize = marker_event_str_len(ev, shape, slots, str, len);
+	size = ALIGN(marker_event_fixed_size(ev, shape) + dsize + sizeof(u32),
 		     sizeof(u64)) - sizeof(u32);
 	entry = perf_trace_buf_alloc(size, &regs, &rctx);
 	if (!entry)
 		return;
 	perf_fetch_caller_regs(regs);
-	marker_event_store_slots(ev, entry, slots, str, len,
-				 marker_event_nr_num(ev, shape), nr_str);
+	marker_event_store_slots(ev, shape, entry, slots, str, len);
 	perf_trace_run_bpf_submit(entry, size, rctx, &ev->call, 1, regs, head,
 				  NULL);
 }
@@ -344,12 +349,12 @@ struct marker_event_probes {
 };
 
 /*
- * The probes of one shape, named for it (NUMBERS_STRINGS), and their
+ * The probes of one shape, named for it (NUMBER-SLOTS_STRINGS), and their
  * struct marker_event_probes.
  */
-#define DEFINE_MARKER_EVENT_PROBES(name, nr_num, nr_str)		\
+#define DEFINE_MARKER_EVENT_PROBES(name, nr_num_slots, nr_str)		\
 static const struct marker_event_shape marker_event_shape_##name = {	\
-	(nr_num), (nr_str)						\
+	(nr_num_slots), (nr_str)					\
 };									\
 static void marker_event_probe_##name(void *probe_private,		\
 				      void *call_private,		\
@@ -390,11 +395,14 @@ DEFINE_MARKER_EVENT_PROBES(1_1, 1, 1);
 DEFINE_MARKER_EVENT_PROBES(2_1, 2, 1);
 DEFINE_MARKER_EVENT_PROBES(3_1, 3, 1);
 
-/* Shapes with probes of their own: up to this many numbers, a string. */
+/*
+ * Shapes with probes of their own: records in slot order with up to this
+ * many slots of numbers and a string.
+ */
 #define MARKER_EVENT_FAST_NUM	3
 #define MARKER_EVENT_FAST_STR	1
 
-/* By number of strings, then of numbers. */
+/* By number of strings, then of number slots. */
 static const struct marker_event_probes *const
 marker_event_fast_probes[MARKER_EVENT_FAST_STR + 1][MARKER_EVENT_FAST_NUM + 1] = {
 	{ &marker_event_probes_0_0, &marker_event_probes_1_0,
@@ -407,10 +415,10 @@ marker_event_fast_probes[MARKER_EVENT_FAST_STR + 1][MARKER_EVENT_FAST_NUM + 1] =
 static const struct marker_event_probes *
 marker_event_shape_probes(const struct marker_event *ev)
 {
-	if (ev->nr_str > MARKER_EVENT_FAST_STR ||
-	    ev->nr_num > MARKER_EVENT_FAST_NUM)
+	if (!ev->in_slot_order || ev->nr_str > MARKER_EVENT_FAST_STR ||
+	    ev->nr_num_slots > MARKER_EVENT_FAST_NUM)
 		return &marker_event_probes_any;
-	return marker_event_fast_probes[ev->nr_str][ev->nr_num];
+	return marker_event_fast_probes[ev->nr_str][ev->nr_num_slots];
 }
 
 #ifdef CONFIG_MARKERS_KUNIT_TEST

@@ -227,6 +227,7 @@ static unsigned int marker_format_layout(struct marker_event *ev,
 	struct marker_event_field *f = &ev->fields[i];
 	const char *pmod = marker_event_lengths[c->len].pmod;
 	char conv = c->conv == 'i' ? 'd' : c->conv;
+	unsigned int cell;
 
 	op->read = marker_event_lengths[c->len].read;
 	op->size = marker_event_lengths[c->len].size;
@@ -255,9 +256,18 @@ static unsigned int marker_format_layout(struct marker_event *ev,
 	}
 	snprintf(f->spec, sizeof(f->spec), "%s%%%s%s%c",
 		 c->conv == 'p' ? "0x" : "", c->flags, pmod, conv);
-	offset = ALIGN(offset, op->size);
+	if (op->is_string) {
+		offset = ALIGN(offset, sizeof(u32));
+		op->offset = offset;
+		return offset + sizeof(u32);
+	}
+	/* A number has a cell of its slots, which the probes store whole. */
+	cell = max_t(unsigned int, op->size, sizeof(long));
+	offset = ALIGN(offset, sizeof(long));
 	op->offset = offset;
-	return offset + op->size;
+	if (IS_ENABLED(CONFIG_CPU_BIG_ENDIAN))
+		op->offset += cell - op->size;
+	return offset + cell;
 }
 
 /* An untyped conversion: read its arguments, record nothing. */
@@ -316,30 +326,42 @@ static void marker_format_tell_untyped(const struct marker_event *ev,
 }
 
 /*
- * The probes' program: the number fields in offset order, then the
- * strings.  Little-endian probes store a number's whole slot, a long, at
- * the field, or 8 bytes for a 64-bit field (marker_events.c): in offset
- * order, each store puts back what the one before wrote past its field,
- * and a record takes at least what the last one writes.
+ * The probes' program: the numbers' cells, then the strings.  A record
+ * is in slot order when it holds every argument, its numbers' cells
+ * first and one after the other, and at most one string, the last
+ * argument: its layout is then the site's slots', which the probes of
+ * its shape copy with no program (marker_events.c).
  */
 static void marker_format_program(struct marker_event *ev)
 {
+	unsigned int i, slots = 0, next = sizeof(struct trace_entry);
+	const struct marker_event_op *op;
 	struct marker_event_move *mv;
-	unsigned int i, end;
+	bool ordered = true;
 
-	ev->reserve = ev->size;
 	for (i = 0; i < ev->nr_ops; i++) {
-		if (!ev->ops[i].size)
+		op = &ev->ops[i];
+		if (!op->size || op->stars || ev->nr_str) {
+			ordered = false;
+			if (!op->size)
+				continue;
+		}
+		mv = op->is_string ? &ev->str[ev->nr_str++] :
+				     &ev->num[ev->nr_num++];
+		mv->slot = op->slot;
+		mv->offset = op->is_string ? op->offset :
+				ALIGN_DOWN(op->offset, sizeof(long));
+		mv->size = op->is_string ? sizeof(u32) :
+			   max_t(unsigned int, op->size, sizeof(long));
+		if (op->is_string)
 			continue;
-		mv = ev->ops[i].is_string ? &ev->str[ev->nr_str++] :
-					   &ev->num[ev->nr_num++];
-		mv->slot = ev->ops[i].slot;
-		mv->size = ev->ops[i].size;
-		mv->offset = ev->ops[i].offset;
-		end = mv->offset + max_t(unsigned int, mv->size, sizeof(long));
-		if (!ev->ops[i].is_string && end > ev->reserve)
-			ev->reserve = end;
+		if (mv->slot != slots || mv->offset != next)
+			ordered = false;
+		slots += mv->size / sizeof(long);
+		next = mv->offset + mv->size;
 	}
+	ev->in_slot_order = ordered;
+	ev->nr_num_slots = slots;
 }
 
 /* The slots an argument takes in a site's layout (MARKER_EVENT_MAX_SLOTS). */

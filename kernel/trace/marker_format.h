@@ -58,9 +58,12 @@ struct marker_event_op {
 
 /**
  * struct marker_event_move - one field of the record, as the probes fill it
- * @slot: the argument slot it is read from
- * @size: its size (the numbers: 1, 2, 4 or 8)
- * @offset: its offset in the record
+ * @slot: the argument's first slot
+ * @size: the bytes stored: a number's cell, a long or 8 bytes for a 64-bit
+ *	  field, its slots whole; a string's __data_loc word, 4
+ * @offset: where they are stored in the record: a number's cell starts
+ *	    at its field on little-endian machines and ends with it on
+ *	    big-endian ones
  */
 struct marker_event_move {
 	u8 slot;
@@ -97,13 +100,13 @@ struct marker_event_field {
  * @nr_ops: conversions in @ops and @fields
  * @nr_num: number fields, in @num
  * @nr_str: %s fields, in @str
- * @num: the number fields in offset order: where a little-endian probe
- *	 stores each slot whole, 8 bytes, the next field's store puts back
- *	 what it wrote past its field
+ * @nr_num_slots: the slots of the number fields
+ * @in_slot_order: the record holds every argument, the numbers' cells
+ *		   one after the other from the first field on, then at
+ *		   most one string, the last argument (marker_format.c)
+ * @num: the number fields, in order
  * @str: the %s fields: their __data_loc words
  * @size: a record's size without its strings, header included
- * @reserve: a record's size without its strings, with room for the last
- *	     number's whole-slot store past @size
  * @text: literal text between the conversions, NUL-separated
  * @tail: the literal text after the last conversion (in @text)
  * @fields: the conversions, for defining and printing (cold)
@@ -122,10 +125,11 @@ struct marker_event {
 	unsigned int nr_ops;
 	unsigned int nr_num;
 	unsigned int nr_str;
+	unsigned int nr_num_slots;
+	bool in_slot_order;
 	struct marker_event_move num[MARKER_EVENT_MAX_ARGS];
 	struct marker_event_move str[MARKER_EVENT_MAX_ARGS];
 	unsigned int size;
-	unsigned int reserve;
 	char *text;
 	const char *tail;
 	struct marker_event_field *fields;

@@ -38,13 +38,28 @@ static void marker_format_test_exit(struct kunit *test)
 	marker_event_free(test->priv);
 }
 
-/*
- * Where a little-endian probe's store of @op's slot ends: a long, or 8
- * bytes for a 64-bit field.
- */
-static unsigned int store_end(const struct marker_event_op *op)
+/* The bytes of a number's cell: its slots, a long or 8 bytes. */
+static unsigned int cell_size(const struct marker_event_op *op)
 {
-	return op->offset + max_t(unsigned int, op->size, sizeof(long));
+	return max_t(unsigned int, op->size, sizeof(long));
+}
+
+/*
+ * Number field @i has its cell at @cell: the field at its start on
+ * little-endian machines, at its end on big-endian ones.  Returns where
+ * the next cell may start.
+ */
+static unsigned int expect_cell(struct kunit *test,
+				const struct marker_event *ev, unsigned int i,
+				unsigned int cell)
+{
+	const struct marker_event_op *op = &ev->ops[i];
+	unsigned int want = cell;
+
+	if (IS_ENABLED(CONFIG_CPU_BIG_ENDIAN))
+		want += cell_size(op) - op->size;
+	KUNIT_EXPECT_EQ_MSG(test, op->offset, want, "field %u", i);
+	return cell + cell_size(op);
 }
 
 /* Field @i is called @name, of C type @type, @size bytes, printed @spec. */
@@ -61,20 +76,26 @@ static void expect_field(struct kunit *test, const struct marker_event *ev,
 	KUNIT_EXPECT_STREQ(test, f->spec, spec);
 	KUNIT_EXPECT_EQ(test, op->size, size);
 	KUNIT_EXPECT_EQ(test, !!op->is_signed, is_signed);
-	/* Aligned to its size, after the common fields, inside the record. */
-	KUNIT_EXPECT_EQ(test, op->offset % size, 0);
+	/* Aligned to its size or a long's, after the common fields. */
+	KUNIT_EXPECT_EQ(test, op->offset % min_t(unsigned int, size,
+						 sizeof(long)), 0);
 	KUNIT_EXPECT_GE(test, op->offset, COMMON_SIZE);
 	KUNIT_EXPECT_LE(test, op->offset + size, ev->size);
 }
 
-/* @mv stores field @op: the same slot, size and offset. */
+/* @mv stores field @op: from its slot, a number's cell or a string's word. */
 static void expect_move(struct kunit *test,
 			const struct marker_event_move *mv,
 			const struct marker_event_op *op)
 {
 	KUNIT_EXPECT_EQ(test, mv->slot, op->slot);
-	KUNIT_EXPECT_EQ(test, mv->size, op->size);
-	KUNIT_EXPECT_EQ(test, mv->offset, op->offset);
+	if (op->is_string) {
+		KUNIT_EXPECT_EQ(test, mv->size, sizeof(u32));
+		KUNIT_EXPECT_EQ(test, mv->offset, op->offset);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, mv->size, cell_size(op));
+	KUNIT_EXPECT_EQ(test, mv->offset, ALIGN_DOWN(op->offset, sizeof(long)));
 }
 
 /* A field per conversion, named after the word before it. */
@@ -87,10 +108,13 @@ static void marker_format_test_words(struct kunit *test)
 	expect_field(test, ev, 1, "comm", "__data_loc char[]", 4, false, "%s");
 	expect_field(test, ev, 2, "addr", "unsigned long", sizeof(long), false,
 		     "%lx");
-	KUNIT_EXPECT_EQ(test, ev->ops[0].offset, COMMON_SIZE);
-	KUNIT_EXPECT_EQ(test, ev->ops[1].offset, COMMON_SIZE + 4);
+	/* A long's cell, the string's word, the next long's cell. */
+	expect_cell(test, ev, 0, COMMON_SIZE);
+	KUNIT_EXPECT_EQ(test, ev->ops[1].offset, COMMON_SIZE + sizeof(long));
 	KUNIT_EXPECT_EQ(test, ev->size,
-			ALIGN(COMMON_SIZE + 8, sizeof(long)) + sizeof(long));
+			expect_cell(test, ev, 2,
+				    ALIGN(COMMON_SIZE + sizeof(long) + 4,
+					  sizeof(long))));
 	/* The string is listed, and stored as one; the numbers in order. */
 	KUNIT_EXPECT_TRUE(test, ev->ops[1].is_string);
 	KUNIT_EXPECT_EQ(test, ev->nr_str, 1);
@@ -98,8 +122,8 @@ static void marker_format_test_words(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->nr_num, 2);
 	expect_move(test, &ev->num[0], &ev->ops[0]);
 	expect_move(test, &ev->num[1], &ev->ops[2]);
-	/* The last number's whole-slot store ends the record. */
-	KUNIT_EXPECT_EQ(test, ev->reserve, store_end(&ev->ops[2]));
+	/* A number after the string: not in slot order. */
+	KUNIT_EXPECT_FALSE(test, ev->in_slot_order);
 	KUNIT_EXPECT_EQ(test, ev->ops[2].read, MARKER_READ_LONG);
 	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt,
 			   "\"pid %d comm %s addr 0x%lx\", REC->pid, __get_str(comm), REC->addr");
@@ -109,7 +133,7 @@ static void marker_format_test_words(struct kunit *test)
 static void marker_format_test_lengths(struct kunit *test)
 {
 	struct marker_event *ev;
-	unsigned int i;
+	unsigned int i, cell;
 
 	ev = parse(test,
 		   "a %hhd b %hhu c %hd d %hu e %lld f %llu g %zu h %zd i %td j %c k %p");
@@ -127,18 +151,18 @@ static void marker_format_test_lengths(struct kunit *test)
 	expect_field(test, ev, 9, "j", "char", 1, is_signed_type(char), "%c");
 	expect_field(test, ev, 10, "k", "unsigned long", sizeof(long), false,
 		     "0x%lx");
-	/* Packed in order: 1, 1, 2 and 2 bytes share the first 8. */
-	KUNIT_EXPECT_EQ(test, ev->ops[1].offset, COMMON_SIZE + 1);
-	KUNIT_EXPECT_EQ(test, ev->ops[2].offset, COMMON_SIZE + 2);
-	KUNIT_EXPECT_EQ(test, ev->ops[3].offset, COMMON_SIZE + 4);
-	for (i = 1; i < ev->nr_ops; i++)
-		KUNIT_EXPECT_GE(test, ev->ops[i].offset,
-				ev->ops[i - 1].offset + ev->ops[i - 1].size);
-	/* Every field a number, stored in offset order. */
+	/* A cell each, one after the other: the site's slots. */
+	cell = COMMON_SIZE;
+	for (i = 0; i < ev->nr_ops; i++)
+		cell = expect_cell(test, ev, i, cell);
+	KUNIT_EXPECT_EQ(test, ev->size, cell);
+	KUNIT_EXPECT_TRUE(test, ev->in_slot_order);
+	KUNIT_EXPECT_EQ(test, ev->nr_num_slots,
+			(cell - COMMON_SIZE) / sizeof(long));
+	/* Every field a number, stored in order. */
 	KUNIT_EXPECT_EQ(test, ev->nr_num, 11);
 	for (i = 0; i < ev->nr_num; i++)
 		expect_move(test, &ev->num[i], &ev->ops[i]);
-	KUNIT_EXPECT_EQ(test, ev->reserve, store_end(&ev->ops[10]));
 	KUNIT_EXPECT_EQ(test, ev->ops[4].read, MARKER_READ_LLONG);
 	KUNIT_EXPECT_EQ(test, ev->ops[6].read, MARKER_READ_SIZE);
 	KUNIT_EXPECT_EQ(test, ev->ops[8].read, MARKER_READ_PTRDIFF);
@@ -203,12 +227,11 @@ static void marker_format_test_untyped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->ops[2].read, MARKER_READ_PTR);
 	expect_field(test, ev, 3, "v", "unsigned int", 4, false, "%u");
 	KUNIT_EXPECT_EQ(test, ev->ops[3].slot, 4);
-	KUNIT_EXPECT_EQ(test, ev->ops[3].offset, COMMON_SIZE);
-	KUNIT_EXPECT_EQ(test, ev->size, COMMON_SIZE + 4);
+	KUNIT_EXPECT_EQ(test, ev->size, expect_cell(test, ev, 3, COMMON_SIZE));
 	/* Only the typed conversion is stored, from its slot. */
 	KUNIT_EXPECT_EQ(test, ev->nr_num, 1);
 	expect_move(test, &ev->num[0], &ev->ops[3]);
-	KUNIT_EXPECT_EQ(test, ev->reserve, store_end(&ev->ops[3]));
+	KUNIT_EXPECT_FALSE(test, ev->in_slot_order);
 	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt,
 			   "\"w ? n ? s ? v %u\", REC->v");
 }
@@ -220,8 +243,9 @@ static void marker_format_test_noargs(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, ev->nr_ops, 0);
 	KUNIT_EXPECT_EQ(test, ev->size, COMMON_SIZE);
-	KUNIT_EXPECT_EQ(test, ev->reserve, COMMON_SIZE);
 	KUNIT_EXPECT_EQ(test, ev->nr_num + ev->nr_str, 0);
+	KUNIT_EXPECT_TRUE(test, ev->in_slot_order);
+	KUNIT_EXPECT_EQ(test, ev->nr_num_slots, 0);
 	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt, "\"\"");
 }
 
@@ -250,7 +274,8 @@ static void marker_format_test_too_many(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ev->nr_ops, MARKER_EVENT_MAX_ARGS);
 	KUNIT_EXPECT_STREQ(test, ev->fields[MARKER_EVENT_MAX_ARGS - 1].name,
 			   "arg32");
-	KUNIT_EXPECT_EQ(test, ev->size, COMMON_SIZE + 4 * MARKER_EVENT_MAX_ARGS);
+	KUNIT_EXPECT_EQ(test, ev->size,
+			COMMON_SIZE + sizeof(long) * MARKER_EVENT_MAX_ARGS);
 	/* The same number of '*' arguments and conversions. */
 	ev = parse(test, "%*d %*d %*d %*d %*d %*d %*d %*d %*d %*d %*d %*d %*d %*d %*d %*d %*d");
 	KUNIT_EXPECT_EQ(test, ev->nr_ops, 16);
@@ -344,7 +369,7 @@ static void marker_format_test_store(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ev->nr_ops, ARRAY_SIZE(vals));
 	put_args(ev, slots, vals);
 	size = marker_event_test_record(ev, slots, NULL);
-	KUNIT_EXPECT_EQ(test, size, ev->reserve + sizeof("hello") +
+	KUNIT_EXPECT_EQ(test, size, ev->size + sizeof("hello") +
 			sizeof("(null)"));
 	entry = kunit_kmalloc(test, size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, entry);
@@ -390,7 +415,7 @@ static void marker_format_test_store_str(struct kunit *test)
 		str[len] = '\0';
 		slots[1] = (unsigned long)str;
 		size = marker_event_test_record(ev, slots, entry);
-		KUNIT_EXPECT_EQ(test, size, ev->reserve + len + 1);
+		KUNIT_EXPECT_EQ(test, size, ev->size + len + 1);
 		KUNIT_EXPECT_STREQ(test, field_str(ev, 1, entry), str);
 		KUNIT_EXPECT_EQ(test, field_value(ev, 0, entry), 7);
 	}
@@ -399,7 +424,7 @@ static void marker_format_test_store_str(struct kunit *test)
 	want[299] = '\0';
 	slots[1] = (unsigned long)want;
 	size = marker_event_test_record(ev, slots, entry);
-	KUNIT_EXPECT_EQ(test, size, ev->reserve + 256);
+	KUNIT_EXPECT_EQ(test, size, ev->size + 256);
 	KUNIT_EXPECT_EQ(test, strlen(field_str(ev, 1, entry)), 255);
 }
 
@@ -437,10 +462,11 @@ static void marker_format_test_store_shapes(struct kunit *test)
 			}
 			ev = parse(test, fmt);
 			KUNIT_ASSERT_EQ(test, ev->nr_num, n);
+			KUNIT_EXPECT_TRUE(test, ev->in_slot_order);
 			put_args(ev, slots, args);
 			size = marker_event_test_record(ev, slots, NULL);
 			KUNIT_EXPECT_EQ_MSG(test, size,
-					    ev->reserve + (s ? 6 : 0),
+					    ev->size + (s ? 6 : 0),
 					    "\"%s\"", fmt);
 			entry = kunit_kmalloc(test, size, GFP_KERNEL);
 			KUNIT_ASSERT_NOT_NULL(test, entry);
@@ -456,6 +482,50 @@ static void marker_format_test_store_shapes(struct kunit *test)
 	}
 }
 
+/*
+ * Which records are in slot order, so that the probes of their shape
+ * copy the site's slots as they are: every argument recorded, numbers
+ * first, one string at most and last.  The others follow the program.
+ */
+static void marker_format_test_slot_order(struct kunit *test)
+{
+	static const struct {
+		const char *fmt;
+		bool ordered;
+	} cases[] = {
+		{ "a %d b %llu s %s", true },
+		{ "a %hhd b %lld c %p", true },
+		{ "s %s", true },
+		{ "s %s a %d", false },
+		{ "a %d s %s t %s", false },
+		{ "w %*d v %u", false },
+		{ "a %d f %pS", false },
+		{ "a %d %n b %d", false },
+	};
+	const u64 vals[] = { (u64)-7, 0x123456789ULL, (unsigned long)"so" };
+	unsigned long slots[MARKER_EVENT_MAX_SLOTS];
+	struct marker_event *ev;
+	unsigned int i, size;
+	void *entry;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		ev = parse(test, cases[i].fmt);
+		KUNIT_EXPECT_EQ_MSG(test, ev->in_slot_order, cases[i].ordered,
+				    "\"%s\"", cases[i].fmt);
+	}
+	/* The first one read back through the probes of its shape. */
+	ev = parse(test, cases[0].fmt);
+	put_args(ev, slots, vals);
+	size = marker_event_test_record(ev, slots, NULL);
+	KUNIT_EXPECT_EQ(test, size, ev->size + sizeof("so"));
+	entry = kunit_kzalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, entry);
+	marker_event_test_record(ev, slots, entry);
+	KUNIT_EXPECT_EQ(test, field_value(ev, 0, entry), -7);
+	KUNIT_EXPECT_EQ(test, field_value(ev, 1, entry), 0x123456789LL);
+	KUNIT_EXPECT_STREQ(test, field_str(ev, 2, entry), "so");
+}
+
 static struct kunit_case marker_format_test_cases[] = {
 	KUNIT_CASE(marker_format_test_words),
 	KUNIT_CASE(marker_format_test_lengths),
@@ -469,6 +539,7 @@ static struct kunit_case marker_format_test_cases[] = {
 	KUNIT_CASE(marker_format_test_store),
 	KUNIT_CASE(marker_format_test_store_str),
 	KUNIT_CASE(marker_format_test_store_shapes),
+	KUNIT_CASE(marker_format_test_slot_order),
 	{}
 };
 
