@@ -582,6 +582,13 @@ static bool held_moved(void)
 }
 
 /*
+ * How long a step waits for what its helper does to the held task: a
+ * migration needs the stopper thread and the helper to run on a guest
+ * CPU that a loaded host may leave unscheduled for seconds.
+ */
+#define HELD_ACT_MS	10000
+
+/*
  * At step 1: let the passer meet the site, wait until it is held, set
  * the helper on it, and record whether @acted came true meanwhile.
  */
@@ -590,12 +597,12 @@ static void held_act(unsigned int step, bool (*acted)(void))
 	if (step != 1)
 		return;
 	WRITE_ONCE(mkt_hd.go, 1);
-	if (!mkt_spin_until(mkt_one_held, 2000))
+	if (!mkt_spin_until(mkt_one_held, HELD_ACT_MS))
 		return;
 	WRITE_ONCE(mkt_hd.act, 1);
 	if (mkt_hd.helper)
 		wake_up_process(mkt_hd.helper);
-	mkt_hd.ok_step = mkt_spin_until(acted, 2000);
+	mkt_hd.ok_step = mkt_spin_until(acted, HELD_ACT_MS);
 }
 
 /* The passer is held, then moved: running on @second, still held. */
