@@ -98,10 +98,22 @@
  *
  * Where the architecture patches its own sites (CONFIG_HAVE_ARCH_MARKERS),
  * each site's out-of-line block makes a direct call that the core points
- * at the marker's probe while it has exactly one, and at marker_iterate()
- * otherwise (none, several, or a stub among them).  The sites and calls
- * to change are gathered in batches of MARKER_CHANGE_MAX, one chunk of
- * the architecture's each (marker_patch_range()).
+ * at the marker's probe while it has exactly one; at a trampoline of the
+ * architecture's, which calls each probe of the array directly, while it
+ * has two to MARKER_TRAMP_MAX_PROBES; and at marker_iterate() otherwise
+ * (none, more, a stub among them, or no trampoline free).  The sites and
+ * calls to change are gathered in batches of MARKER_CHANGE_MAX, one chunk
+ * of the architecture's each (marker_patch_range()).
+ *
+ * A trampoline belongs to one probe array (arch_marker_tramp_get()) and
+ * has its probes and their probe_private as immediates: it calls them
+ * whatever array the site read.  The calls leave it for the iterator
+ * before the array changes, and go to the new array's trampoline once
+ * the steps below are done, so that the steps are taken with the calls
+ * where they would be without trampolines.  It goes back to the
+ * architecture with its array (marker_probes_free()), which writes it
+ * again only a grace period later; one that a call may still lead to,
+ * because the call was refused, is never given back.
  *
  * A site reads the probe array, then the first closure's probe_private,
  * then calls, with preemption off throughout: a CPU may call a new target
@@ -195,10 +207,13 @@
 /**
  * struct marker_probes - an RCU-managed, NULL-terminated probe array
  * @rcu: frees the array once no marker_run_probes() can still be reading it
+ * @tramp: where the architecture patches calls, a trampoline that calls
+ *	   these probes, or 0 (arch_marker_tramp_get())
  * @probes: the closures, in registration order, then a NULL @func
  */
 struct marker_probes {
 	struct rcu_head rcu;
+	unsigned long tramp;
 	struct marker_probe_closure probes[];
 };
 
@@ -755,20 +770,34 @@ static struct marker_change *marker_batch_next(void)
 	return &b->v[b->nr++];
 }
 
+/* Whether @p, not empty, has a stub among its closures. */
+static bool marker_probes_stubbed(const struct marker_probe_closure *p)
+{
+	for (; p->func; p++)
+		if (p->func == marker_probe_stub)
+			return true;
+	return false;
+}
+
 /*
  * What a call of @m's probes should call: the only probe while @m has
- * exactly one, marker_iterate() otherwise (no probe, several, or a stub
- * left by an unregistration that ran out of memory).
+ * exactly one, the array's trampoline while it has several and one,
+ * marker_iterate() otherwise (no probe, more than a trampoline takes, or
+ * a stub left by an unregistration that ran out of memory).
  */
 static unsigned long marker_call_wanted(const struct marker *m)
 {
 	const struct marker_probe_closure *p;
+	const struct marker_probes *array;
 
 	p = rcu_dereference_protected(m->probes,
 				      lockdep_is_held(&markers_mutex));
-	if (p && !p[1].func && p[0].func != marker_probe_stub)
+	if (!p || marker_probes_stubbed(p))
+		return (unsigned long)marker_iterate;
+	if (!p[1].func)
 		return (unsigned long)p[0].func;
-	return (unsigned long)marker_iterate;
+	array = container_of(p, struct marker_probes, probes[0]);
+	return array->tramp ?: (unsigned long)marker_iterate;
 }
 
 /*
@@ -1068,11 +1097,12 @@ static void *marker_priv0(const struct marker_probes *p)
 /*
  * Make @new (of @nr closures, NULL for none) @e's probe array, and change
  * the sites and calls of its markers in an order in which no CPU calls a
- * probe with another's probe_private (see marker_gp above).  Returns 0, or
- * -EINVAL if an instruction was refused (logged).
+ * probe with another's probe_private (see marker_gp above), with calls
+ * that are not at a trampoline.  Returns 0, or -EINVAL if an instruction
+ * was refused (logged).
  */
-static int marker_entry_set(struct marker_entry *e, struct marker_probes *new,
-			    unsigned int nr)
+static int marker_entry_switch(struct marker_entry *e,
+			       struct marker_probes *new, unsigned int nr)
 {
 	struct marker_probes *old = e->probes;
 	unsigned int old_nr = e->nr_probes;
@@ -1113,6 +1143,64 @@ static int marker_entry_set(struct marker_entry *e, struct marker_probes *new,
 	return marker_patch(e, MARKER_CALLS);
 }
 
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+/* Give @p, of @nr closures, a trampoline if it may have one. */
+static bool marker_tramp_get(struct marker_probes *p, unsigned int nr)
+{
+	if (nr < 2 || p->tramp || marker_probes_stubbed(p->probes))
+		return false;
+	p->tramp = arch_marker_tramp_get(p->probes, nr);
+	return p->tramp;
+}
+
+static void marker_tramp_put(struct marker_probes *p)
+{
+	if (p->tramp)
+		arch_marker_tramp_put(p->tramp);
+	p->tramp = 0;
+}
+#else
+static bool marker_tramp_get(struct marker_probes *p, unsigned int nr)
+{
+	return false;
+}
+
+static void marker_tramp_put(struct marker_probes *p)
+{
+}
+#endif
+
+/*
+ * marker_entry_switch(), for calls that may be at a trampoline: calls
+ * leave the old array's before anything else changes, and go to the new
+ * one's once the rest is done.  The old array keeps its trampoline until
+ * it is freed (marker_probes_free()), so that a failed change can publish
+ * it again.
+ */
+static int marker_entry_set(struct marker_entry *e, struct marker_probes *new,
+			    unsigned int nr)
+{
+	int ret = 0;
+
+	if (e->probes && e->probes->tramp &&
+	    marker_patch(e, MARKER_ITERATE)) {
+		/* A call may still lead there: it is never rewritten. */
+		e->probes->tramp = 0;
+		ret = -EINVAL;
+	}
+	ret = marker_entry_switch(e, new, nr) ?: ret;
+	if (new && (new->tramp || marker_tramp_get(new, nr)))
+		ret = marker_patch(e, MARKER_CALLS) ?: ret;
+	return ret;
+}
+
+/* Free an array that no marker has any more, after a grace period. */
+static void marker_probes_free(struct marker_probes *p)
+{
+	marker_tramp_put(p);
+	kfree_rcu(p, rcu);
+}
+
 /* The same, for good: the old array goes after a grace period. */
 static void marker_entry_publish(struct marker_entry *e,
 				 struct marker_probes *new, unsigned int nr)
@@ -1122,7 +1210,7 @@ static void marker_entry_publish(struct marker_entry *e,
 	/* A site that stays armed finds no probe of this array: harmless. */
 	marker_entry_set(e, new, nr);
 	if (old)
-		kfree_rcu(old, rcu);
+		marker_probes_free(old);
 }
 
 /*
@@ -1139,8 +1227,13 @@ static void marker_entry_stub(struct marker_entry *e,
 				       probe_private))
 			WRITE_ONCE(e->probes->probes[i].func,
 				   marker_probe_stub);
-	/* A call that went straight to it goes to the iterator. */
-	marker_patch(e, MARKER_CALLS);
+	/*
+	 * A call that went straight to it, or to the array's trampoline,
+	 * goes to the iterator.  A trampoline that a call may still lead to
+	 * is never rewritten.
+	 */
+	if (marker_patch(e, MARKER_CALLS))
+		e->probes->tramp = 0;
 }
 
 static bool marker_name_ok(const char *name)
@@ -1278,13 +1371,13 @@ int marker_probe_register(const char *name, const char *format,
 	if (ret)
 		goto restore;
 	if (old)
-		kfree_rcu(old, rcu);
+		marker_probes_free(old);
 	goto unlock;
 
 restore:
 	/* A site was refused: connect what was there before, and fail. */
 	marker_entry_set(e, old, old_nr);
-	kfree_rcu(new, rcu);
+	marker_probes_free(new);
 	if (fmt)
 		e->format = NULL;
 free_fmt:

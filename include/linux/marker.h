@@ -267,6 +267,9 @@ struct marker_change {
 void marker_iterate(void *probe_private, void *call_private, const char *fmt,
 		    va_list *args, struct marker_probe_closure *p);
 int arch_marker_change(const struct marker_change *v, unsigned int nr);
+unsigned long arch_marker_tramp_get(const struct marker_probe_closure *p,
+				    unsigned int nr);
+void arch_marker_tramp_put(unsigned long addr);
 int arch_marker_sites_set(const struct marker_site *const *sites,
 			  unsigned int nr, bool armed);
 int arch_marker_site_set(const struct marker_site *s, bool armed);

@@ -69,9 +69,11 @@
  * __marker_calls section, with the first closure's probe_private, the
  * site's call_private, the format and that va_list.  kernel/marker.c
  * points the call at the probe itself while the marker has exactly one
- * probe, and at marker_iterate() otherwise, which calls every closure of
- * the array the site read and puts the va_list back to the first slot
- * between them.  The block tests nothing else: where RCU does not watch,
+ * probe; at a trampoline (marker_tramps.S, marker_tramp.c) while it has
+ * two to four, which calls each probe directly with its probe_private an
+ * immediate, puts the va_list back to the first slot between them and
+ * jumps to the last; and at marker_iterate() otherwise, which does the
+ * same for the closures of the array the site read.  The block tests nothing else: where RCU does not watch,
  * only a CPU going offline may run it, which kernel/marker.c provides for;
  * with CONFIG_PROVE_RCU it tests RCU first, and calls
  * marker_skip_unwatched() instead where it does not watch.

@@ -952,16 +952,6 @@ static int raised_waiter(void *data)
 	return mkt_park();
 }
 
-/* Sleep up to @ms for @cond(): the passer runs on this CPU meanwhile. */
-static bool raised_sleep_until(bool (*cond)(void), int ms)
-{
-	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
-
-	while (!cond() && ktime_get_ns() < end)
-		usleep_range(500, 1000);
-	return cond();
-}
-
 static bool raised_passed(void)
 {
 	/* The flag before the result. */
@@ -981,7 +971,7 @@ static bool raised_patched(void)
 /* Undo the raise if the patch has not ended within RAISED_MS. */
 static int raised_watchdog(void *data)
 {
-	if (!raised_sleep_until(raised_patched, RAISED_MS)) {
+	if (!mkt_sleep_until(raised_patched, RAISED_MS)) {
 		WRITE_ONCE(rt.rescued, 1);
 		sched_set_normal(rt.how == RAISED_PI ? rt.waiter : rt.passer, 0);
 	}
@@ -995,13 +985,13 @@ static void raised_step(unsigned int step)
 		return;
 	WRITE_ONCE(rt.go, 1);
 	wake_up_process(rt.passer);
-	if (!raised_sleep_until(mkt_one_held, 2000))
+	if (!mkt_sleep_until(mkt_one_held, 2000))
 		return;
 	if (rt.how == RAISED_PI)
 		wake_up_process(rt.waiter);
 	else
 		sched_set_fifo(rt.passer);
-	raised_sleep_until(raised_passed_or_rescued, 2 * RAISED_MS);
+	mkt_sleep_until(raised_passed_or_rescued, 2 * RAISED_MS);
 }
 
 static void raised_gen_desc(const enum raised_how *how, char *desc)
@@ -1059,7 +1049,7 @@ static void markers_x86_test_held_raised(struct kunit *test)
 	marker_x86_hold_stats(&st);
 	sched_set_normal(current, 0);
 	migrate_enable();
-	KUNIT_EXPECT_TRUE(test, raised_sleep_until(raised_passed, RAISED_MS));
+	KUNIT_EXPECT_TRUE(test, mkt_sleep_until(raised_passed, RAISED_MS));
 
 	rescued = READ_ONCE(rt.rescued);
 	KUNIT_EXPECT_FALSE_MSG(test, rescued,

@@ -67,6 +67,7 @@ struct kprobe *mkt_site_kprobe(struct kunit *test, const struct marker_site *s);
 int mkt_sites_get(const char *name, const struct marker_site **v, int max);
 void mkt_poke_byte(const struct marker_site *s, u8 byte);
 bool mkt_spin_until(bool (*cond)(void), int ms);
+bool mkt_sleep_until(bool (*cond)(void), int ms);
 bool mkt_one_held(void);
 
 static inline bool mkt_sites_armed(const struct marker_site **v, int n,

@@ -111,6 +111,16 @@ bool mkt_spin_until(bool (*cond)(void), int ms)
 	return cond();
 }
 
+/* Sleep up to @ms for @cond(): other tasks run on this CPU meanwhile. */
+bool mkt_sleep_until(bool (*cond)(void), int ms)
+{
+	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+
+	while (!cond() && ktime_get_ns() < end)
+		usleep_range(500, 1000);
+	return cond();
+}
+
 bool mkt_one_held(void)
 {
 	return mkt_holding() == 1;

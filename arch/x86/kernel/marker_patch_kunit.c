@@ -2,10 +2,13 @@
 /*
  * KUnit suite markers_x86: how x86-64 patches many sites (20 sites in
  * one chunk, 272 in two), which kernels and CPUs hold a task at all and
- * in which text, the stack of a held task and of the hold thunk, and the
- * call in a site's block under call depth tracking.
+ * in which text, the stack of a held task and of the hold thunk, the
+ * call in a site's block under call depth tracking, and the trampolines
+ * that call several probes.
  */
 
+#include <linux/cpumask.h>
+#include <linux/jiffies.h>
 #include <linux/kallsyms.h>
 #include <linux/memory.h>
 #include <linux/percpu.h>
@@ -404,7 +407,8 @@ static u64 call_depth(void)
  * which counts it, and each return counts itself back; one that skips
  * it unbalances the count.  The call in a site's block is written as
  * the compiler's calls are: through the probe's thunk, and to the
- * iterator's, and a pass leaves the count as it found it.
+ * trampoline's, whose calls go through theirs, and a pass leaves the
+ * count as it found it.
  */
 static void markers_x86_test_call_depth(struct kunit *test)
 {
@@ -431,8 +435,8 @@ static void markers_x86_test_call_depth(struct kunit *test)
 			    before, after);
 
 	KUNIT_ASSERT_EQ(test, 0, mkt_site_connect(&l2));
-	KUNIT_EXPECT_EQ(test, probe_call_target("markers_x86_site"),
-			call_dest(marker_iterate));
+	KUNIT_EXPECT_NE(test, marker_x86_tramp_of(probe_call_target("markers_x86_site")),
+			0UL);
 	local_irq_save(flags);
 	before = call_depth();
 	mkt_pass_site(2);
@@ -445,6 +449,116 @@ static void markers_x86_test_call_depth(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, probe_call_target("markers_x86_site"),
 			call_dest(mkt_probe_site));
 	mkt_site_disconnect(&l1);
+}
+
+/*
+ * Two to four probes are called through a trampoline, five through
+ * marker_iterate(): each probe once a pass, with its own probe_private
+ * and the site's argument, whatever the probes before it read.
+ */
+static void markers_x86_test_tramp_probes(struct kunit *test)
+{
+	struct mkt_site_log l[MARKER_TRAMP_MAX_PROBES + 1] = {};
+	unsigned long target;
+	unsigned int n, i;
+
+	for (n = 1; n <= ARRAY_SIZE(l); n++) {
+		KUNIT_ASSERT_EQ(test, 0, mkt_site_connect(&l[n - 1]));
+		target = probe_call_target("markers_x86_site");
+		if (n == 1)
+			KUNIT_EXPECT_EQ(test, target, call_dest(mkt_probe_site));
+		else if (n <= MARKER_TRAMP_MAX_PROBES)
+			KUNIT_EXPECT_NE_MSG(test, marker_x86_tramp_of(target), 0UL,
+					    "%u probes: not a trampoline", n);
+		else
+			KUNIT_EXPECT_EQ(test, target, call_dest(marker_iterate));
+		mkt_pass_site(100 + n);
+		for (i = 0; i < n; i++) {
+			KUNIT_EXPECT_EQ_MSG(test, l[i].calls, 1,
+					    "%u probes: probe %u", n, i);
+			KUNIT_EXPECT_EQ_MSG(test, l[i].arg, 100 + n,
+					    "%u probes: probe %u", n, i);
+			l[i].calls = 0;
+		}
+	}
+	while (n-- > 1)
+		mkt_site_disconnect(&l[n - 1]);
+	KUNIT_EXPECT_EQ(test, probe_call_target("markers_x86_site"),
+			call_dest(marker_iterate));
+}
+
+static struct {
+	int in;
+	int stop;
+	int left;
+} tramp_reader;
+
+/* A CPU in a trampoline: preemption off until told to leave, 2 s at most. */
+static int tramp_reader_fn(void *data)
+{
+	unsigned long end = jiffies + 2 * HZ;
+
+	preempt_disable();
+	WRITE_ONCE(tramp_reader.in, 1);
+	while (!READ_ONCE(tramp_reader.stop) && time_before(jiffies, end))
+		cpu_relax();
+	WRITE_ONCE(tramp_reader.left, 1);
+	preempt_enable();
+	return mkt_park();
+}
+
+static bool tramp_reader_in(void)
+{
+	return READ_ONCE(tramp_reader.in);
+}
+
+/*
+ * A trampoline put back while a CPU may still run it (preemption off, as
+ * in a site's block) is handed out again, and rewritten, only once that
+ * CPU has left: every free trampoline of its size is taken, and it comes
+ * last, after a grace period.
+ */
+static void markers_x86_test_tramp_reuse(struct kunit *test)
+{
+	const struct marker_probe_closure p[] = {
+		{ .func = mkt_probe_site }, { .func = mkt_probe_site }, {}
+	};
+	unsigned long t, got[16];
+	bool reused = false, left = false;
+	struct task_struct *r;
+	unsigned int n = 0;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "one CPU");
+	t = arch_marker_tramp_get(p, 2);
+	KUNIT_ASSERT_NE(test, t, 0UL);
+	memset(&tramp_reader, 0, sizeof(tramp_reader));
+	r = mkt_thread_on(tramp_reader_fn, NULL, cpumask_last(cpu_online_mask),
+			  "markers_tramp/%u");
+	/* Asleep: this task may be on the reader's CPU. */
+	if (!r || !mkt_sleep_until(tramp_reader_in, 10000)) {
+		WRITE_ONCE(tramp_reader.stop, 1);
+		if (r)
+			kthread_stop(r);
+		arch_marker_tramp_put(t);
+		KUNIT_FAIL(test, "the reader did not start");
+		return;
+	}
+	arch_marker_tramp_put(t);
+	while (n < ARRAY_SIZE(got) && (got[n] = arch_marker_tramp_get(p, 2))) {
+		if (got[n++] == t) {
+			left = READ_ONCE(tramp_reader.left);
+			reused = true;
+			break;
+		}
+	}
+	WRITE_ONCE(tramp_reader.stop, 1);
+	kthread_stop(r);
+	while (n--)
+		arch_marker_tramp_put(got[n]);
+	KUNIT_EXPECT_TRUE_MSG(test, reused, "never handed out again");
+	KUNIT_EXPECT_TRUE_MSG(test, left,
+			      "handed out while a CPU could still run it");
 }
 
 static struct kunit_case markers_x86_cases[] = {
@@ -460,6 +574,8 @@ static struct kunit_case markers_x86_cases[] = {
 	KUNIT_CASE(markers_x86_test_thunk_unwind),
 #endif
 	KUNIT_CASE(markers_x86_test_call_depth),
+	KUNIT_CASE(markers_x86_test_tramp_probes),
+	KUNIT_CASE_SLOW(markers_x86_test_tramp_reuse),
 	{}
 };
 

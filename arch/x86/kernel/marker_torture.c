@@ -4,7 +4,9 @@
  * hrtimer on every CPU and NMIs pass the sites of one marker in loops,
  * two of them inside spinlocks, while a patcher thread arms and disarms
  * them; every pass must be accounted for, every toggle must take its
- * three syncs, and no task may be left holding.
+ * three syncs, and no task may be left holding.  With two to four probes
+ * (nprobes), the sites call them through a trampoline; each must get
+ * every hit, with its own probe_private and the site's argument.
  *
  * It runs at boot when marker_torture.run_at_boot=1 is given, and the
  * boot goes on once it has ended: nothing else may patch marker sites
@@ -38,6 +40,8 @@ MODULE_LICENSE("GPL");
 
 torture_param(int, nsites, TORTURE_SITES,
 	      "Sites the patcher arms and disarms (1-4); the others stay armed");
+torture_param(int, nprobes, 2,
+	      "Probes connected to the marker (1-4; 2-4 through a trampoline)");
 torture_param(int, toggles, 10000,
 	      "Times the patcher arms or disarms them (0: until duration)");
 torture_param(int, nthreads, -1,
@@ -57,6 +61,7 @@ static char *torture_type = "marker";
 	pr_alert("%s" TORTURE_FLAG " " fmt, torture_type, ##__VA_ARGS__)
 
 #define TORTURE_MAGIC	0x5eedUL
+#define TORTURE_PROBES	4
 #define MARK_STRESS()	MARK(markers_x86_stress, "magic %lu", TORTURE_MAGIC)
 
 /*
@@ -103,11 +108,11 @@ static struct {
 	struct task_struct *stats;
 	struct completion end;		/* the result is out */
 	bool nmi_registered;
-	bool probe_registered;
+	int probes_registered;
 	cpumask_t timer_cpus;		/* CPUs whose hrtimer started */
 	int done;			/* the patcher has stopped toggling */
 	atomic_t passing;		/* passers still in their loops */
-	atomic_long_t hits;
+	atomic_long_t hits[TORTURE_PROBES];
 	atomic_long_t bad;
 	atomic_long_t timer_passes;
 	atomic_long_t nmi_passes;
@@ -126,12 +131,39 @@ static bool torture_stopping(void)
 	return READ_ONCE(tt.done) || torture_must_stop();
 }
 
+/* Each probe's probe_private is its counter of hits. */
 static void probe_count(void *probe_private, void *call_private,
 			const char *fmt, va_list *args)
 {
-	if (va_arg(*args, unsigned long) != TORTURE_MAGIC)
+	atomic_long_t *hits = probe_private;
+
+	if (va_arg(*args, unsigned long) != TORTURE_MAGIC ||
+	    hits < tt.hits || hits >= tt.hits + TORTURE_PROBES)
 		atomic_long_inc(&tt.bad);
-	atomic_long_inc(&tt.hits);
+	else
+		atomic_long_inc(hits);
+}
+
+/* Connect the first @n probes; returns 0 or the first error. */
+static int torture_probes_connect(int n)
+{
+	int ret;
+
+	for (; tt.probes_registered < n; tt.probes_registered++) {
+		ret = marker_probe_register("markers_x86_stress", "magic %lu",
+					    probe_count,
+					    &tt.hits[tt.probes_registered]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void torture_probes_disconnect(void)
+{
+	while (tt.probes_registered)
+		marker_probe_unregister("markers_x86_stress", probe_count,
+					&tt.hits[--tt.probes_registered]);
 }
 
 /* The sites of markers_x86_stress, in vmlinux. */
@@ -259,8 +291,8 @@ static void marker_torture_stats_print(const struct marker_hold_stats *st)
 	MT_OUT("passes: %ld thread, %ld timer, %ld NMI (%ld NMIs sent)\n",
 	       torture_passes(), atomic_long_read(&tt.timer_passes),
 	       atomic_long_read(&tt.nmi_passes), atomic_long_read(&tt.nmi_sent));
-	MT_OUT("probe hits: %ld, %ld with a bad argument\n",
-	       atomic_long_read(&tt.hits), atomic_long_read(&tt.bad));
+	MT_OUT("probe hits: %ld (the first probe's), %ld with a bad argument\n",
+	       atomic_long_read(&tt.hits[0]), atomic_long_read(&tt.bad));
 	MT_OUT("%lu holds, %lu emulated (%lu late), %lu syncs\n",
 	       st->holds - tt.st0.holds, st->emulated - tt.st0.emulated,
 	       st->late - tt.st0.late, st->syncs - tt.st0.syncs);
@@ -290,6 +322,7 @@ static void marker_torture_print_module_parms(const char *tag)
 {
 	pr_alert("%s" TORTURE_FLAG "--- %s: nsites=%d toggles=%d nthreads=%d duration=%d\n",
 		 torture_type, tag, nsites, toggles, tt.npassers, duration);
+	pr_alert("%s" TORTURE_FLAG "--- nprobes=%d\n", torture_type, nprobes);
 }
 
 /* A check of the result: logs it if it fails. */
@@ -298,6 +331,24 @@ static bool torture_check(bool ok, const char *what)
 	if (!ok)
 		TOROUT_ERRSTRING(what);
 	return ok;
+}
+
+/*
+ * Whether every probe got the first one's hits: each pass calls them all.
+ * NMIs sent before the passers stopped may still pass, one per CPU, and
+ * be counted by some probes and not yet by others.
+ */
+static bool torture_hits_even(void)
+{
+	long first = atomic_long_read(&tt.hits[0]), d;
+	int i;
+
+	for (i = 1; i < nprobes; i++) {
+		d = atomic_long_read(&tt.hits[i]) - first;
+		if (abs(d) > 2L * num_online_cpus())
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -318,8 +369,8 @@ static void marker_torture_end(void)
 		schedule_timeout_uninterruptible(1);
 	ok &= torture_check(!arch_marker_sites_set(tt.sites, nsites, true),
 			    "the sites were not armed again");
-	marker_probe_unregister("markers_x86_stress", probe_count, NULL);
-	tt.probe_registered = false;
+	ok &= torture_check(torture_hits_even(), "a probe missed hits");
+	torture_probes_disconnect();
 	unregister_nmi_handler(NMI_LOCAL, "marker_torture");
 	tt.nmi_registered = false;
 
@@ -348,8 +399,9 @@ static void marker_torture_end(void)
 			    "no pass in NMI");
 	ok &= torture_check(atomic_long_read(&tt.timer_passes) > 0,
 			    "no pass in an hrtimer");
-	ok &= torture_check(atomic_long_read(&tt.hits) <= bound,
-			    "more probe hits than passes");
+	for (i = 0; i < nprobes; i++)
+		ok &= torture_check(atomic_long_read(&tt.hits[i]) <= bound,
+				    "more probe hits than passes");
 	marker_torture_print_module_parms(ok ? "End of test: SUCCESS" :
 					       "End of test: FAILURE");
 	complete(&tt.end);
@@ -394,10 +446,7 @@ static void marker_torture_cleanup(void)
 				     tt.passers[i].task);
 	kfree(tt.passers);
 	tt.passers = NULL;
-	if (tt.probe_registered)
-		marker_probe_unregister("markers_x86_stress", probe_count,
-					NULL);
-	tt.probe_registered = false;
+	torture_probes_disconnect();
 	if (tt.nmi_registered)
 		unregister_nmi_handler(NMI_LOCAL, "marker_torture");
 	tt.nmi_registered = false;
@@ -410,11 +459,13 @@ static int __init marker_torture_init(void)
 
 	if (!run_at_boot)
 		return 0;
-	if (nsites < 1 || nsites > TORTURE_SITES || toggles < 0 ||
+	if (nsites < 1 || nsites > TORTURE_SITES || nprobes < 1 ||
+	    nprobes > TORTURE_PROBES || toggles < 0 ||
 	    duration < 0 || (!toggles && !duration) || nthreads < -1 ||
 	    stat_interval < 0) {
-		MT_OUT("bad parameters: nsites=%d (1 to %d), toggles=%d and\n",
-		       nsites, TORTURE_SITES, toggles);
+		MT_OUT("bad parameters: nsites=%d (1 to %d), nprobes=%d (1 to %d),\n",
+		       nsites, TORTURE_SITES, nprobes, TORTURE_PROBES);
+		MT_OUT("toggles=%d and\n", toggles);
 		MT_OUT("duration=%d (0 or more, not both 0), nthreads=%d (-1 or more),\n",
 		       duration, nthreads);
 		MT_OUT("stat_interval=%d (0 or more)\n", stat_interval);
@@ -443,11 +494,9 @@ static int __init marker_torture_init(void)
 	if (torture_init_error(firsterr))
 		goto unwind;
 	tt.nmi_registered = true;
-	firsterr = marker_probe_register("markers_x86_stress", "magic %lu",
-					 probe_count, NULL);
+	firsterr = torture_probes_connect(nprobes);
 	if (torture_init_error(firsterr))
 		goto unwind;
-	tt.probe_registered = true;
 	marker_torture_print_module_parms("Start of test");
 
 	for (i = 0; i < tt.npassers; i++) {

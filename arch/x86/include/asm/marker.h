@@ -108,6 +108,15 @@ static __always_inline bool arch_marker_va_slots(va_list *args,
 #define MARKER_CHANGE_MAX	512
 
 /*
+ * A marker with two to this many probes has its calls pointed at a
+ * trampoline that calls each probe directly (marker_tramps.S).
+ */
+#define MARKER_TRAMP_MAX_PROBES	4
+
+void marker_tramp_none(void *probe_private, void *call_private,
+		       const char *fmt, va_list *args);
+
+/*
  * The va_list that a site builds for its probe (x86-64 ABI): the general
  * register area used up, so that every va_arg() reads the next 8-byte slot
  * of the overflow area, where the site stored its arguments as C promotes

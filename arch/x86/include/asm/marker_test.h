@@ -52,6 +52,7 @@ struct pt_regs;
 
 extern void (*marker_x86_test_step)(unsigned int step);
 extern void (*marker_x86_test_held)(struct pt_regs *regs);
+unsigned long marker_x86_tramp_of(unsigned long dest);
 #endif
 
 struct cpuinfo_x86;
