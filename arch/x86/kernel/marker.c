@@ -73,10 +73,11 @@
  * two to four, which calls each probe directly with its probe_private an
  * immediate, puts the va_list back to the first slot between them and
  * jumps to the last; and at marker_iterate() otherwise, which does the
- * same for the closures of the array the site read.  The block tests nothing else: where RCU does not watch,
- * only a CPU going offline may run it, which kernel/marker.c provides for;
- * with CONFIG_PROVE_RCU it tests RCU first, and calls
- * marker_skip_unwatched() instead where it does not watch.
+ * same for the closures of the array the site read.  The block tests
+ * nothing else: where RCU does not watch, only a CPU going offline may
+ * run it, which kernel/marker.c provides for; with CONFIG_PROVE_RCU it
+ * tests RCU first, and calls marker_skip_unwatched() instead where it
+ * does not watch.
  *
  * A call is written as a static call's is: with call depth tracking on
  * (retbleed=stuff), through the target's accounting thunk
