@@ -20,6 +20,12 @@ fi
 tracefs
 E=$T/events/markers
 M=/sys/module/test_marker_events/parameters
+
+# Where FIELD of EVENT ends in its record, as its format file says.
+field_end() { # EVENT FIELD
+	sed -n "s/.* $2;\toffset:\([0-9]*\);\tsize:\([0-9]*\);.*/\1 \2/p" \
+		$E/$1/format | { read -r o z && echo $((o + z)); }
+}
 B="$(dirname "$0")/bpf_count"
 modprobe -q -r test_marker_events 2>/dev/null
 # What the kernel says from here on is ours (dmesg).
@@ -63,6 +69,9 @@ val() {
 }
 
 check "test_marker_events loads" modprobe test_marker_events
+# The end of tme_basic's fixed part: its last field, before the string.
+basic_end=$(field_end tme_basic value)
+check "tme_basic's value field found in its format" test -n "$basic_end"
 ncpus=$(online)
 [ "$ncpus" -ge 2 ] ||
 	echo "# one CPU online: hits on other CPUs than the perf event's untested"
@@ -98,9 +107,9 @@ for a in ioctl link; do
 	# A program may read no further than the record.
 	run 2 -a $a -r 8 $E/tme_noargs $M/pass 5
 	check "  reading past its record refused" eq "$out" "attach: EACCES"
-	run 0 -a $a -r 20 $E/tme_basic $M/burst 1
+	run 0 -a $a -r $((basic_end - 4)) $E/tme_basic $M/burst 1
 	check "$a: reading tme_basic's last 4 bytes allowed" eq $st 0
-	run 2 -a $a -r 24 $E/tme_basic $M/burst 1
+	run 2 -a $a -r $basic_end $E/tme_basic $M/burst 1
 	check "  the 4 after them refused" eq "$out" "attach: EACCES"
 
 	# The perf event holds the marker's module; the program outlives
