@@ -19,9 +19,22 @@ libc6-dev-i386-cross systemtap"
 
 export DEBIAN_FRONTEND=noninteractive
 updated=
+# A mirror that is syncing serves index files whose size does not match
+# its Release file, and apt-get update fails for a few minutes: retry with
+# a bound.  If an index still fails, go on with what apt has: only the
+# packages below matter, and installing or downloading them fails clearly.
 update() {
+	local try
 	[ -n "$updated" ] && return 0
-	apt-get update -qq
+	for try in 1 2 3 4 5 6; do
+		apt-get update -qq && break
+		if [ $try = 6 ]; then
+			echo ">>> apt-get update failed $try times; going on" >&2
+			break
+		fi
+		echo ">>> apt-get update failed; retrying in $((try * 20)) s" >&2
+		sleep $((try * 20))
+	done
 	updated=1
 }
 
