@@ -19,22 +19,25 @@ libc6-dev-i386-cross systemtap"
 
 export DEBIAN_FRONTEND=noninteractive
 updated=
-# A mirror that is syncing serves index files whose size does not match
-# its Release file, and apt-get update fails for a few minutes: retry with
-# a bound.  If an index still fails, go on with what apt has: only the
-# packages below matter, and installing or downloading them fails clearly.
-update() {
+# A mirror that is syncing serves files whose size does not match its
+# Release file, and apt fails for a few minutes: retry with a bound.
+retry() {
 	local try
-	[ -n "$updated" ] && return 0
-	for try in 1 2 3 4 5 6; do
-		apt-get update -qq && break
-		if [ $try = 6 ]; then
-			echo ">>> apt-get update failed $try times; going on" >&2
-			break
-		fi
-		echo ">>> apt-get update failed; retrying in $((try * 20)) s" >&2
-		sleep $((try * 20))
+	for try in 1 2 3 4 5; do
+		"$@" && return 0
+		echo ">>> $1 failed; retrying in $((try * 30)) s" >&2
+		sleep $((try * 30))
+		apt-get update -qq || true
 	done
+	"$@"
+}
+
+# If an index still fails, go on with what apt has: only the packages
+# below matter, and installing or downloading them fails clearly.
+update() {
+	[ -n "$updated" ] && return 0
+	retry apt-get update -qq ||
+		echo ">>> apt-get update failed; going on with the lists apt has" >&2
 	updated=1
 }
 
@@ -54,8 +57,8 @@ fi
 if [ -n "$missing" ]; then
 	echo ">>> installing:$missing"
 	update
-	apt-get install -y -qq --no-install-recommends --allow-downgrades \
-		$missing > /dev/null
+	retry apt-get install -y -qq --no-install-recommends \
+		--allow-downgrades $missing > /dev/null
 fi
 [ $# != 0 ] || [ "$(base_version)" = "$BASE_VERSION" ] ||
 	die "$BASE_PKG is $(base_version), the series' base is $BASE_VERSION"
@@ -72,7 +75,7 @@ for a in arm64 i386; do
 	tmp=$(mktemp -d)
 	# apt downloads as the user _apt.
 	chmod 777 "$tmp"
-	(cd "$tmp" && apt-get download -qq busybox-static:$a > /dev/null)
+	(cd "$tmp" && retry apt-get download -qq busybox-static:$a > /dev/null)
 	rm -rf "$DEPS/$a"
 	mkdir -p "$DEPS/$a"
 	dpkg-deb -x "$tmp"/busybox-static_*_$a.deb "$DEPS/$a"
