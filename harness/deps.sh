@@ -20,23 +20,25 @@ libc6-dev-i386-cross systemtap"
 export DEBIAN_FRONTEND=noninteractive
 updated=
 # A mirror that is syncing serves files whose size does not match its
-# Release file, and apt fails for a few minutes: retry with a bound.
+# Release file, and apt fails until the sync ends, sometimes for hours:
+# retry briefly.
 retry() {
 	local try
-	for try in 1 2 3 4 5; do
+	for try in 1 2; do
 		"$@" && return 0
-		echo ">>> $1 failed; retrying in $((try * 30)) s" >&2
-		sleep $((try * 30))
-		apt-get update -qq || true
+		echo ">>> $1 failed; retrying in $((try * 15)) s" >&2
+		sleep $((try * 15))
+		apt-get update -qq > /dev/null 2>&1 || true
 	done
 	"$@"
 }
 
-# If an index still fails, go on with what apt has: only the packages
-# below matter, and installing or downloading them fails clearly.
+# An index that still fails (seen: bookworm-security's i386 Packages) is
+# left as it was and the rest are updated: go on, since installing or
+# downloading what is missing fails clearly if it needed that index.
 update() {
 	[ -n "$updated" ] && return 0
-	retry apt-get update -qq ||
+	retry apt-get update -qq 2> /dev/null ||
 		echo ">>> apt-get update failed; going on with the lists apt has" >&2
 	updated=1
 }
