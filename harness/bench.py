@@ -153,6 +153,9 @@ per_iteration('3-recording', '3. Recording u32 + u64 + string, per hit',
               'rec/none')
 tool_names = [('rec/marker_bpf', 'MARK() event + BPF program'),
               ('rec/trace_event_bpf', 'TRACE_EVENT + the same BPF program'),
+              ('rec/marker_raw_tp', 'MARK() + a raw_tp BPF program'),
+              ('rec/tracepoint_raw_tp',
+               'TRACE_EVENT\'s tracepoint + the same raw_tp program'),
               ('rec/marker_perf_stat', 'MARK() event, perf stat counting'),
               ('rec/trace_event_perf_stat',
                'TRACE_EVENT, perf stat counting')]
@@ -160,7 +163,9 @@ per_iteration('3-tools', '3a. BPF and perf on the same records, per hit',
               'Over the same loop with nothing attached.  The BPF program '
               '(tools/testing/selftests/markers/bpf_count.c, JIT-compiled) '
               'is a BPF_PROG_TYPE_TRACEPOINT program that counts the hit '
-              'and adds its seq field into an array map; perf stat -e '
+              'and adds its seq field into an array map, or the same '
+              'BPF_PROG_TYPE_RAW_TRACEPOINT program adding args[0], '
+              'attached by name (no record built); perf stat -e '
               'counts the event in the looping task.',
               tool_names, 'rec/none')
 
@@ -341,6 +346,11 @@ if m is not None and t:
     md.append(f'- Recording u32 + u64 + string: MARK() and its event '
               f'{fmt(m)} against TRACE_EVENT {fmt(t)}: {m / t:.3f}x '
               f'({at_most(m, t)}).')
+m, t = (ic[k] - base if k in ic and base is not None else None
+        for k in ('rec/marker_raw_tp', 'rec/tracepoint_raw_tp'))
+if m is not None and t:
+    md.append(f'- A hit with a raw_tp BPF program: MARK() {fmt(m)} against '
+              f'the tracepoint {fmt(t)}: {m / t:.3f}x ({at_most(m, t)}).')
 for kind in ('bpf', 'perf_stat'):
     m, t = (ic[k] - base if k in ic and base is not None else None
             for k in (f'rec/marker_{kind}', f'rec/trace_event_{kind}'))

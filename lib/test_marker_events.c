@@ -3,8 +3,8 @@
  * Markers whose trace events the markers kselftests read: one of each
  * kind of format.  Writing N to the "pass" parameter passes every marker
  * once with values derived from N; writing K to "burst" passes tme_basic
- * K times.  tools/testing/selftests/ftrace/test.d/markers/ and the
- * markers kselftests know the values.
+ * K times, and tme_typeclash once.  tools/testing/selftests/ftrace/
+ * test.d/markers/ and the markers kselftests know the values.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -12,6 +12,7 @@
 #include <linux/kernel.h>
 #include <linux/marker.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 
 /* A string longer than a recorded string may be. */
@@ -46,6 +47,11 @@ static noinline void tme_pass(int n)
 	MARK(tme_edge, "a=%d b: %u addr 0x%lx pct %%d w %5.3s m %m after %d",
 	     n, n + 1, 0x1000UL + n, "abcdef", n);
 	MARK(tme_noargs, MARK_NOARGS);
+	/* Typed in BTF: a tp_btf program follows the task pointer. */
+	MARK(tme_task, "task %p pid %d comm %s", current, current->pid,
+	     current->comm);
+	/* Two sites of one name passing different types (see tme_burst()). */
+	MARK(tme_typeclash, "p %p", current);
 	/* Never patched: its probes read a va_list of a variadic function. */
 	_trace_mark(tme_unpatched, "n %d s %s v %lld c %c", n, comm,
 		    -1000000000000LL * n, 'A' + n % 26);
@@ -77,6 +83,7 @@ static noinline void tme_burst(int k)
 		MARK(tme_basic, "pid %d comm %s value %llu", i, comm,
 		     i + 10000000000ULL);
 	}
+	MARK(tme_typeclash, "p %p", comm);
 }
 
 static int burst_set(const char *val, const struct kernel_param *kp)

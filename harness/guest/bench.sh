@@ -133,7 +133,8 @@ pass_rec() {
 }
 
 # 3d. A BPF tracepoint program on each event (bpf_count: it counts the
-# hit and sums the seq field), then perf stat counting each event; one
+# hit and sums the seq field), the same as a raw tracepoint program on
+# the marker and on the tracepoint, then perf stat counting each event; one
 # CPU, so bpf_count writes the command once.
 pass_tools() {
 	B=/kselftest/markers/bpf_count
@@ -142,6 +143,11 @@ pass_tools() {
 			"time rec_mark rec/marker_bpf"
 		$B -f seq $T/events/markers_bench/bench_rec $R \
 			"time rec_event rec/trace_event_bpf"
+		# Raw tracepoint programs: the marker, then the TRACE_EVENT's
+		# tracepoint, which has the name too.
+		$B -R -f 0 markers:bench_rec $R \
+			"time rec_mark rec/marker_raw_tp"
+		$B -R -f 0 bench_rec $R "time rec_event rec/tracepoint_raw_tp"
 	else
 		echo "bench: no bpf_count: no BPF rows"
 	fi

@@ -118,7 +118,8 @@ static __always_inline bool marker_rcu_ignores_cpu(void)
 /* A site that is never patched: it tests its struct marker in memory. */
 #define __MARK_UNPATCHED(name, call_private, format, args...)		\
 	do {								\
-		__MARK_DEFINE(__marker_##name, #name, format, ## args);	\
+		__MARK_DEFINE(__marker_##name, #name, btf_trace_##name,	\
+			      format, ## args);				\
 		if (unlikely(READ_ONCE(__marker_##name.state))) {	\
 			marker_run_probes(&__marker_##name, call_private,	\
 				    ## args);				\
@@ -348,7 +349,8 @@ static inline bool arch_marker_va_slots(va_list *args,
  */
 #define __MARK_SITE(name, call_private, format, args...)		\
 	do {								\
-		__MARK_DEFINE(__marker_##name, #name, format, ## args);	\
+		__MARK_DEFINE(__marker_##name, #name, btf_trace_##name,	\
+			      format, ## args);				\
 		if (static_branch_unlikely(&__marker_##name.key)) {	\
 			__MARK_VA_CALL(&__marker_##name, call_private,	\
 				       ## args);			\
@@ -389,13 +391,73 @@ static inline bool arch_marker_va_slots(va_list *args,
 	.file = __FILE__, .func = __func__, .line = __LINE__,
 
 /*
+ * The prototype of the probes of a marker as BPF sees it: pahole carries
+ * this typedef into BTF, where tp_btf programs find it by the name a
+ * tracepoint's has (btf_trace_<name>, include/trace/bpf_probe.h).  After
+ * the context pointer, its parameters have the types of the site's
+ * arguments as C promotes them for the va_list.  The cast keeps it in the
+ * debug information, which leaves out a local typedef that nothing uses.
+ * It adds no code or data.
+ */
+#define __MARK_BTF_T(x)		__typeof__(0 ? (x) : 0)
+#define __MARK_BTF_PARAMS_0()		void *__data
+#define __MARK_BTF_PARAMS_1(a)		void *__data, __MARK_BTF_T(a)
+#define __MARK_BTF_PARAMS_2(a, b)					\
+	void *__data, __MARK_BTF_T(a), __MARK_BTF_T(b)
+#define __MARK_BTF_PARAMS_3(a, b, c)					\
+	void *__data, __MARK_BTF_T(a), __MARK_BTF_T(b), __MARK_BTF_T(c)
+#define __MARK_BTF_PARAMS_4(a, b, c, d)					\
+	void *__data, __MARK_BTF_T(a), __MARK_BTF_T(b),			\
+	__MARK_BTF_T(c), __MARK_BTF_T(d)
+#define __MARK_BTF_PARAMS_5(a, b, c, d, e)				\
+	void *__data, __MARK_BTF_T(a), __MARK_BTF_T(b),			\
+	__MARK_BTF_T(c), __MARK_BTF_T(d), __MARK_BTF_T(e)
+#define __MARK_BTF_PARAMS_6(a, b, c, d, e, f)				\
+	void *__data, __MARK_BTF_T(a), __MARK_BTF_T(b),			\
+	__MARK_BTF_T(c), __MARK_BTF_T(d), __MARK_BTF_T(e),		\
+	__MARK_BTF_T(f)
+#define __MARK_BTF_PARAMS_7(a, b, c, d, e, f, g)			\
+	void *__data, __MARK_BTF_T(a), __MARK_BTF_T(b),			\
+	__MARK_BTF_T(c), __MARK_BTF_T(d), __MARK_BTF_T(e),		\
+	__MARK_BTF_T(f), __MARK_BTF_T(g)
+#define __MARK_BTF_PARAMS_8(a, b, c, d, e, f, g, h)			\
+	void *__data, __MARK_BTF_T(a), __MARK_BTF_T(b),			\
+	__MARK_BTF_T(c), __MARK_BTF_T(d), __MARK_BTF_T(e),		\
+	__MARK_BTF_T(f), __MARK_BTF_T(g), __MARK_BTF_T(h)
+#define __MARK_BTF_PARAMS_9(a, b, c, d, e, f, g, h, i)			\
+	void *__data, __MARK_BTF_T(a), __MARK_BTF_T(b),			\
+	__MARK_BTF_T(c), __MARK_BTF_T(d), __MARK_BTF_T(e),		\
+	__MARK_BTF_T(f), __MARK_BTF_T(g), __MARK_BTF_T(h),		\
+	__MARK_BTF_T(i)
+#define __MARK_BTF_PARAMS_10(a, b, c, d, e, f, g, h, i, j)		\
+	void *__data, __MARK_BTF_T(a), __MARK_BTF_T(b),			\
+	__MARK_BTF_T(c), __MARK_BTF_T(d), __MARK_BTF_T(e),		\
+	__MARK_BTF_T(f), __MARK_BTF_T(g), __MARK_BTF_T(h),		\
+	__MARK_BTF_T(i), __MARK_BTF_T(j)
+#define __MARK_BTF_PARAMS_11(a, b, c, d, e, f, g, h, i, j, k)		\
+	void *__data, __MARK_BTF_T(a), __MARK_BTF_T(b),			\
+	__MARK_BTF_T(c), __MARK_BTF_T(d), __MARK_BTF_T(e),		\
+	__MARK_BTF_T(f), __MARK_BTF_T(g), __MARK_BTF_T(h),		\
+	__MARK_BTF_T(i), __MARK_BTF_T(j), __MARK_BTF_T(k)
+#define __MARK_BTF_PARAMS_12(a, b, c, d, e, f, g, h, i, j, k, l)	\
+	void *__data, __MARK_BTF_T(a), __MARK_BTF_T(b),			\
+	__MARK_BTF_T(c), __MARK_BTF_T(d), __MARK_BTF_T(e),		\
+	__MARK_BTF_T(f), __MARK_BTF_T(g), __MARK_BTF_T(h),		\
+	__MARK_BTF_T(i), __MARK_BTF_T(j), __MARK_BTF_T(k),		\
+	__MARK_BTF_T(l)
+#define __MARK_BTF(type, args...)					\
+	typedef void (*type)(						\
+		CONCATENATE(__MARK_BTF_PARAMS_, COUNT_ARGS(args))(args)); \
+	(void)(type)NULL
+
+/*
  * The name and format are kept together in __markers_strings,
  * "name\0format\0", which modpost reads to write Module.markers: every
  * marker the kernel registers, by the strings it registers it with.  The
  * format is a string literal; the compiler checks the arguments against
  * it there.
  */
-#define __MARK_DEFINE(var, mname, mformat, args...)			\
+#define __MARK_DEFINE(var, mname, btfname, mformat, args...)		\
 	static const char var##_strings[] __used __aligned(1)		\
 	__section("__markers_strings") = mname "\0" mformat;		\
 	static struct marker var __used __aligned(8)			\
@@ -405,6 +467,7 @@ static inline bool arch_marker_va_slots(va_list *args,
 		__MARK_WHERE_INIT					\
 		__MARK_KEY_INIT						\
 	};								\
+	__MARK_BTF(btfname, ## args);					\
 	if (0)								\
 		__marker_check_format(var##_strings + sizeof(mname),	\
 				      ## args)
@@ -527,6 +590,42 @@ static inline int marker_text_reserved(void *start, void *end)
 static inline unsigned long marker_site_target_at(void *addr)
 {
 	return 0;
+}
+#endif
+
+/*
+ * BPF raw_tp and tp_btf programs on markers: the BPF syscall and verifier
+ * call these for a name without a tracepoint (kernel/trace/marker_bpf.c).
+ */
+struct bpf_raw_tp_link;
+struct btf;
+#if defined(CONFIG_MARKER_EVENTS) && defined(CONFIG_BPF_EVENTS)
+int bpf_marker_check_btf(const struct btf *btf, u32 btf_id, const char *name);
+int bpf_marker_attach(struct bpf_raw_tp_link *link, const char *name);
+void bpf_marker_detach(struct bpf_raw_tp_link *link);
+const char *bpf_marker_name(const struct bpf_raw_tp_link *link);
+/* In kernel/trace/bpf_trace.c: run the program on an array of arguments. */
+void bpf_trace_run_args(struct bpf_raw_tp_link *link, u64 *args);
+#else
+static inline int bpf_marker_check_btf(const struct btf *btf, u32 btf_id,
+				       const char *name)
+{
+	return -ENOENT;
+}
+
+static inline int bpf_marker_attach(struct bpf_raw_tp_link *link,
+				    const char *name)
+{
+	return -ENOENT;
+}
+
+static inline void bpf_marker_detach(struct bpf_raw_tp_link *link)
+{
+}
+
+static inline const char *bpf_marker_name(const struct bpf_raw_tp_link *link)
+{
+	return NULL;
 }
 #endif
 

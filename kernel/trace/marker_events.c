@@ -29,7 +29,6 @@
 #include "trace_output.h"
 #include "marker_format.h"
 
-#define MARKER_EVENT_SYSTEM	"markers"
 /* A %s field copies at most this many bytes, its NUL included. */
 #define MARKER_EVENT_STR_MAX	256
 #define MARKER_EVENT_HASH_BITS	7
@@ -65,6 +64,36 @@ static struct marker_event *marker_event_find(const char *name)
 	return NULL;
 }
 
+/**
+ * marker_event_get - the event of a marker name, referenced
+ * @name: the name
+ *
+ * The reference holds the event's owner module, and so the event, until
+ * marker_event_put().
+ *
+ * Return: the event, or NULL if there is none or its module is going.
+ */
+struct marker_event *marker_event_get(const char *name)
+{
+	struct marker_event *ev;
+
+	mutex_lock(&event_mutex);
+	ev = marker_event_find(name);
+	if (ev && !trace_event_try_get_ref(&ev->call))
+		ev = NULL;
+	mutex_unlock(&event_mutex);
+	return ev;
+}
+
+/**
+ * marker_event_put - drop a reference marker_event_get() took
+ * @ev: the event
+ */
+void marker_event_put(struct marker_event *ev)
+{
+	trace_event_put_ref(&ev->call);
+}
+
 /* The hit path: no lock, any context, NMI included. */
 
 /* Read the argument of @op; a '*' width or precision comes first. */
@@ -75,21 +104,7 @@ static __always_inline u64 marker_event_read(const struct marker_event_op *op,
 
 	for (n = 0; unlikely(n < op->stars); n++)
 		(void)va_arg(*ap, int);
-	switch (op->read) {
-	case MARKER_READ_INT:
-		return op->is_signed ? (u64)(s64)va_arg(*ap, int) :
-				       va_arg(*ap, unsigned int);
-	case MARKER_READ_LONG:
-		return va_arg(*ap, unsigned long);
-	case MARKER_READ_LLONG:
-		return va_arg(*ap, unsigned long long);
-	case MARKER_READ_SIZE:
-		return va_arg(*ap, size_t);
-	case MARKER_READ_PTRDIFF:
-		return va_arg(*ap, ptrdiff_t);
-	default:
-		return (unsigned long)va_arg(*ap, void *);
-	}
+	return marker_event_read_arg(op, ap);
 }
 
 /*

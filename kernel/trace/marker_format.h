@@ -8,10 +8,14 @@
 #define _KERNEL_TRACE_MARKER_FORMAT_H
 
 #include <linux/list.h>
+#include <linux/stdarg.h>
 #include <linux/trace_events.h>
 #include <linux/types.h>
 
 struct marker_event_probes;
+
+/* The system of every marker's event: events/markers/<name>/. */
+#define MARKER_EVENT_SYSTEM	"markers"
 
 /* Conversions, and arguments, per format; later ones are not recorded. */
 #define MARKER_EVENT_MAX_ARGS	32
@@ -136,6 +140,29 @@ struct marker_event {
 	struct marker_event_op ops[];
 };
 
+/* Read the argument of @op, its '*' widths and precisions read already. */
+static __always_inline u64 marker_event_read_arg(const struct marker_event_op *op,
+						 va_list *ap)
+{
+	switch (op->read) {
+	case MARKER_READ_INT:
+		return op->is_signed ? (u64)(s64)va_arg(*ap, int) :
+				       va_arg(*ap, unsigned int);
+	case MARKER_READ_LONG:
+		return va_arg(*ap, unsigned long);
+	case MARKER_READ_LLONG:
+		return va_arg(*ap, unsigned long long);
+	case MARKER_READ_SIZE:
+		return va_arg(*ap, size_t);
+	case MARKER_READ_PTRDIFF:
+		return va_arg(*ap, ptrdiff_t);
+	default:
+		return (unsigned long)va_arg(*ap, void *);
+	}
+}
+
+struct marker_event *marker_event_get(const char *name);
+void marker_event_put(struct marker_event *ev);
 struct marker_event *marker_event_alloc(const char *name, const char *format);
 void marker_event_free(struct marker_event *ev);
 void marker_format_parse(struct marker_event *ev);

@@ -273,7 +273,8 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
 	do {								\
 		__label__ l_yes;					\
 									\
-		__MARK_DEFINE(__marker_##name, #name, format, ## args);	\
+		__MARK_DEFINE(__marker_##name, #name, btf_trace_##name,	\
+			      format, ## args);				\
 		__MARK_JUMP(#name, &__marker_##name, yes);		\
 		if (0) {						\
 l_yes:									\

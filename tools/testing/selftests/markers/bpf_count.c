@@ -2,6 +2,8 @@
 /*
  * bpf_count [-a ioctl|link] [-f INT_FIELD] [-s STR_FIELD:PREFIX]
  *	     [-r OFFSET] [-u MODULE] [-c CMD] EVENT_DIR WRITE_FILE VALUE
+ * bpf_count -R [-f N] [-s N:PREFIX] [-r OFFSET] [-u MODULE] [-c CMD]
+ *	     MARKER WRITE_FILE VALUE
  *
  * Attach a BPF tracepoint program to the trace event EVENT_DIR (a
  * tracefs events/<system>/<name>/ directory) through a perf event on
@@ -18,6 +20,11 @@
  * "unload MODULE: ok" or the errno name, and write on every CPU again.
  * -c CMD: run CMD with system() while the program is attached.  Print
  * "cpus N count C sum S strings M" and exit 0.
+ *
+ * -R: a raw tracepoint program instead, attached with
+ * BPF_RAW_TRACEPOINT_OPEN to the marker (or tracepoint) named MARKER:
+ * -f and -s name arguments by their index N, ctx->args[N], -s one that
+ * points to a string, and -r reads a u32 at ctx + OFFSET.
  *
  * An attach that fails prints "attach: <errno name>" and exits 2; any
  * other failure prints what failed and exits 1 (a kernel without the
@@ -104,7 +111,9 @@ static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: bpf_count [-a ioctl|link] [-f INT_FIELD] [-s STR_FIELD:PREFIX]\n"
-		"\t[-r OFFSET] [-u MODULE] [-c CMD] EVENT_DIR WRITE_FILE VALUE\n");
+		"\t[-r OFFSET] [-u MODULE] [-c CMD] EVENT_DIR WRITE_FILE VALUE\n"
+		"       bpf_count -R [-f N] [-s N:PREFIX] [-r OFFSET] [-u MODULE]\n"
+		"\t[-c CMD] MARKER WRITE_FILE VALUE\n");
 	exit(1);
 }
 
@@ -147,6 +156,14 @@ static char *read_file(const char *path)
 struct field {
 	int offset, size, is_signed, data_loc;
 };
+
+/* Argument N of a raw tracepoint program, a u64. */
+static struct field raw_arg(const char *n)
+{
+	struct field f = { .offset = 8 * atoi(n), .size = 8 };
+
+	return f;
+}
 
 /*
  * find_field FORMAT NAME: NAME's line of the format file,
@@ -238,10 +255,15 @@ static void build_count(int map_fd, const struct field *intf,
 		plen = strlen(prefix);
 		memcpy(&want, prefix, plen);
 		memset(&mask, 0xff, plen);
-		/* __data_loc: the string at ctx + (loc & 0xffff). */
-		emit(LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_6, strf->offset));
-		emit(ALU64_IMM(BPF_AND, BPF_REG_3, 0xffff));
-		emit(ALU64_REG(BPF_ADD, BPF_REG_3, BPF_REG_6));
+		if (strf->data_loc) {
+			/* The string at ctx + (loc & 0xffff). */
+			emit(LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_6, strf->offset));
+			emit(ALU64_IMM(BPF_AND, BPF_REG_3, 0xffff));
+			emit(ALU64_REG(BPF_ADD, BPF_REG_3, BPF_REG_6));
+		} else {
+			/* A raw tracepoint's argument: the string's address. */
+			emit(LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_6, strf->offset));
+		}
 		emit(ST_MEM(BPF_DW, BPF_REG_10, -8, 0));
 		emit(MOV64_REG(BPF_REG_1, BPF_REG_10));
 		emit(ALU64_IMM(BPF_ADD, BPF_REG_1, -8));
@@ -276,14 +298,14 @@ static void build_read(int off)
 	emit(EXIT());
 }
 
-static int load_prog(void)
+static int load_prog(int type)
 {
 	static char log[1 << 20];
 	union bpf_attr attr;
 	int fd;
 
 	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_TRACEPOINT;
+	attr.prog_type = type;
 	attr.insn_cnt = ninsns;
 	attr.insns = (__u64)(unsigned long)insns;
 	attr.license = (__u64)(unsigned long)"GPL";
@@ -333,20 +355,118 @@ static void fire(const cpu_set_t *mask, const char *file, const char *value)
 	sched_setaffinity(0, sizeof(*mask), mask);
 }
 
+/* attach_fail: say why, and exit 2. */
+static void attach_fail(void)
+{
+	printf("attach: %s\n", errname(errno));
+	exit(2);
+}
+
+/*
+ * attach_perf PROG_FD ID HOW PERF_FD: open a perf event of the trace
+ * event ID on CPU 0 into *PERF_FD, attach the program to it HOW (ioctl
+ * or link) and enable it; return the link's fd, or -1.
+ */
+static int attach_perf(int prog_fd, long id, const char *how, int *perf_fd)
+{
+	struct perf_event_attr pattr;
+	union bpf_attr attr;
+	int link_fd = -1;
+
+	memset(&pattr, 0, sizeof(pattr));
+	pattr.type = PERF_TYPE_TRACEPOINT;
+	pattr.size = sizeof(pattr);
+	pattr.config = id;
+	pattr.sample_period = 1;
+	pattr.sample_type = PERF_SAMPLE_RAW;
+	pattr.wakeup_events = 1;
+	pattr.disabled = 1;
+	*perf_fd = syscall(__NR_perf_event_open, &pattr, -1, 0, -1,
+			   PERF_FLAG_FD_CLOEXEC);
+	if (*perf_fd < 0) {
+		printf("perf_event_open: %s\n", errname(errno));
+		exit(1);
+	}
+	if (!strcmp(how, "link")) {
+		memset(&attr, 0, sizeof(attr));
+		attr.link_create.prog_fd = prog_fd;
+		attr.link_create.target_fd = *perf_fd;
+		attr.link_create.attach_type = BPF_PERF_EVENT;
+		link_fd = sys_bpf(BPF_LINK_CREATE, &attr);
+		if (link_fd < 0)
+			attach_fail();
+	} else if (ioctl(*perf_fd, PERF_EVENT_IOC_SET_BPF, prog_fd)) {
+		attach_fail();
+	}
+	if (ioctl(*perf_fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		printf("enable: %s\n", errname(errno));
+		exit(1);
+	}
+	return link_fd;
+}
+
+/* attach_raw PROG_FD NAME: BPF_RAW_TRACEPOINT_OPEN; return the link's fd. */
+static int attach_raw(int prog_fd, const char *name)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.name = (__u64)(unsigned long)name;
+	attr.raw_tracepoint.prog_fd = prog_fd;
+	fd = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+	if (fd < 0)
+		attach_fail();
+	return fd;
+}
+
+/*
+ * event_fields EVENT_DIR INT_NAME INTF STR_NAME STRF: the fields named
+ * (NULL: none) of the event, checked; return the event's id.
+ */
+static long event_fields(const char *dir, const char *intname,
+			 struct field *intf, const char *strname,
+			 struct field *strf)
+{
+	char *format, path[4096];
+
+	snprintf(path, sizeof(path), "%s/format", dir);
+	format = read_file(path);
+	if (intname) {
+		*intf = find_field(format, intname);
+		if (intf->data_loc || ldx_size(intf->size) < 0) {
+			fprintf(stderr, "bpf_count: %s is not an integer field\n",
+				intname);
+			exit(1);
+		}
+	}
+	if (strname) {
+		*strf = find_field(format, strname);
+		if (!strf->data_loc || strf->size != 4) {
+			fprintf(stderr, "bpf_count: %s is not a __data_loc field\n",
+				strname);
+			exit(1);
+		}
+	}
+	free(format);
+	snprintf(path, sizeof(path), "%s/id", dir);
+	return strtol(read_file(path), NULL, 10);
+}
+
 int main(int argc, char **argv)
 {
 	const char *attach = "ioctl", *intname = NULL, *module = NULL;
 	const char *cmd = NULL, *prefix = NULL;
-	char *strname = NULL, *format, path[4096];
+	char *strname = NULL;
 	struct field intf, strf;
-	struct perf_event_attr pattr;
 	union bpf_attr attr;
-	int map_fd, prog_fd, perf_fd, link_fd = -1, key, opt, roff = -1;
+	int map_fd, prog_fd, perf_fd = -1, link_fd = -1, key, opt, roff = -1;
+	int raw = 0;
 	__u64 val[3];
 	cpu_set_t mask;
 	long id;
 
-	while ((opt = getopt(argc, argv, "a:f:s:r:u:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:f:s:r:u:c:R")) != -1) {
 		switch (opt) {
 		case 'a':
 			attach = optarg;
@@ -373,6 +493,9 @@ int main(int argc, char **argv)
 		case 'c':
 			cmd = optarg;
 			break;
+		case 'R':
+			raw = 1;
+			break;
 		default:
 			print_usage();
 		}
@@ -380,25 +503,13 @@ int main(int argc, char **argv)
 	if (argc - optind != 3)
 		print_usage();
 
-	snprintf(path, sizeof(path), "%s/id", argv[optind]);
-	id = strtol(read_file(path), NULL, 10);
-	snprintf(path, sizeof(path), "%s/format", argv[optind]);
-	format = read_file(path);
-	if (intname) {
-		intf = find_field(format, intname);
-		if (intf.data_loc || ldx_size(intf.size) < 0) {
-			fprintf(stderr, "bpf_count: %s is not an integer field\n",
-				intname);
-			exit(1);
-		}
-	}
-	if (strname) {
-		strf = find_field(format, strname);
-		if (!strf.data_loc || strf.size != 4) {
-			fprintf(stderr, "bpf_count: %s is not a __data_loc field\n",
-				strname);
-			exit(1);
-		}
+	if (raw) {
+		if (intname)
+			intf = raw_arg(intname);
+		if (strname)
+			strf = raw_arg(strname);
+	} else {
+		id = event_fields(argv[optind], intname, &intf, strname, &strf);
 	}
 
 	memset(&attr, 0, sizeof(attr));
@@ -414,40 +525,13 @@ int main(int argc, char **argv)
 	else
 		build_count(map_fd, intname ? &intf : NULL,
 			    strname ? &strf : NULL, prefix);
-	prog_fd = load_prog();
+	prog_fd = load_prog(raw ? BPF_PROG_TYPE_RAW_TRACEPOINT :
+			    BPF_PROG_TYPE_TRACEPOINT);
 
-	memset(&pattr, 0, sizeof(pattr));
-	pattr.type = PERF_TYPE_TRACEPOINT;
-	pattr.size = sizeof(pattr);
-	pattr.config = id;
-	pattr.sample_period = 1;
-	pattr.sample_type = PERF_SAMPLE_RAW;
-	pattr.wakeup_events = 1;
-	pattr.disabled = 1;
-	perf_fd = syscall(__NR_perf_event_open, &pattr, -1, 0, -1,
-			  PERF_FLAG_FD_CLOEXEC);
-	if (perf_fd < 0) {
-		printf("perf_event_open: %s\n", errname(errno));
-		exit(1);
-	}
-	if (!strcmp(attach, "link")) {
-		memset(&attr, 0, sizeof(attr));
-		attr.link_create.prog_fd = prog_fd;
-		attr.link_create.target_fd = perf_fd;
-		attr.link_create.attach_type = BPF_PERF_EVENT;
-		link_fd = sys_bpf(BPF_LINK_CREATE, &attr);
-		if (link_fd < 0) {
-			printf("attach: %s\n", errname(errno));
-			exit(2);
-		}
-	} else if (ioctl(perf_fd, PERF_EVENT_IOC_SET_BPF, prog_fd)) {
-		printf("attach: %s\n", errname(errno));
-		exit(2);
-	}
-	if (ioctl(perf_fd, PERF_EVENT_IOC_ENABLE, 0)) {
-		printf("enable: %s\n", errname(errno));
-		exit(1);
-	}
+	if (raw)
+		link_fd = attach_raw(prog_fd, argv[optind]);
+	else
+		link_fd = attach_perf(prog_fd, id, attach, &perf_fd);
 
 	if (sched_getaffinity(0, sizeof(mask), &mask)) {
 		perror("sched_getaffinity");
@@ -485,7 +569,8 @@ int main(int argc, char **argv)
 	       (unsigned long long)val[2]);
 	if (link_fd >= 0)
 		close(link_fd);
-	close(perf_fd);
+	if (perf_fd >= 0)
+		close(perf_fd);
 	close(prog_fd);
 	close(map_fd);
 	return 0;

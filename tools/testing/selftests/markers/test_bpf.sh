@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# BPF tracepoint programs run on marker events.  bpf_count attaches one
+# BPF tracepoint programs run on marker events, raw tracepoint programs
+# on markers.  bpf_count attaches a tracepoint program
 # to a perf event of the marker's event on CPU 0, through
 # PERF_EVENT_IOC_SET_BPF or a BPF link, and passes the marker on every
 # CPU in turn: the program counts the hits, sums an integer field of the
@@ -137,6 +138,73 @@ for a in ioctl link; do
 		echo "# $a: no bpftool; bpftool perf not tested"
 	fi
 done
+
+# Raw tracepoint programs, attached to the marker by name with
+# BPF_RAW_TRACEPOINT_OPEN: argument N is ctx->args[N], a u64, '*'
+# widths counted, as C promotes it, widened to 64 bits.
+run 0 -R -f 0 -s 1:tme tme_basic $M/burst 100
+check "raw_tp: a program on tme_basic, 100 passes on each CPU" eq $st 0
+n=$(val cpus)
+check "  passed on every online CPU" eq "$n" "$ncpus"
+check "  counts every pass, on every CPU" eq "$(val count)" $((n * 100))
+check "  sums args[0], pid, an int" eq "$(val sum)" $((n * 4950))
+check "  reads the string args[1] points to" eq "$(val strings)" $((n * 100))
+run 0 -R -f 2 -s 1:tme1 tme_basic $M/burst 100
+check "raw_tp: tme_basic args[2], an unsigned long long" eq "$(val sum)" \
+	$((n * (100 * 10000000000 + 4950)))
+check "  comm starting with tme1: 11 of 100" eq "$(val strings)" $((n * 11))
+run 0 -R -f 1 tme_ints $M/pass 5
+check "raw_tp: tme_ints args[1], a signed char, sign-extended" \
+	eq "$(val count) $(val sum)" "$n $((n * -5))"
+run 0 -R -f 2 tme_ints $M/pass 5
+check "  args[2], an unsigned char" eq "$(val sum)" $((n * 205))
+run 0 -R -f 3 tme_ints $M/pass 5
+check "  args[3], a short" eq "$(val sum)" $((n * -500))
+run 0 -R -f 4 tme_ints $M/pass 5
+check "  args[4], an unsigned short" eq "$(val sum)" $((n * 60005))
+run 0 -R -f 2 tme_partial $M/pass 5
+check "raw_tp: tme_partial args[2], the '*' width of %*d" \
+	eq "$(val sum)" $((n * 3))
+run 0 -R -f 4 tme_partial $M/pass 5
+check "  args[4], the %u after it" eq "$(val sum)" $((n * 6))
+run 0 -R -f 0 markers:tme_basic $M/burst 10
+check "raw_tp: markers:tme_basic names the marker too" \
+	eq "$(val count) $(val sum)" "$((n * 10)) $((n * 45))"
+# A program is a probe of the name: marker_sites selects its sites.
+echo 'marker tme_basic func nothing' > $T/marker_sites
+run 0 -R -f 0 tme_basic $M/burst 10
+check "raw_tp: no site of tme_basic selected, no hit" \
+	eq "$st $(val count)" "0 0"
+echo 'marker tme_basic' > $T/marker_sites
+run 0 -R tme_noargs $M/pass 5
+check "raw_tp: a program on tme_noargs" eq "$(val count) $(val sum)" "$n 0"
+# A program may read the marker's arguments and no further.
+run 2 -R -r 0 tme_noargs $M/pass 5
+check "  reading args[0] of a marker without arguments refused" \
+	eq "$out" "attach: EINVAL"
+run 0 -R -r 20 tme_basic $M/burst 1
+check "raw_tp: reading the last 4 bytes of tme_basic's args[2] allowed" \
+	eq $st 0
+run 2 -R -r 24 tme_basic $M/burst 1
+check "  args[3] refused" eq "$out" "attach: EINVAL"
+run 2 -R tme_no_such_marker $M/burst 1
+check "raw_tp: a name without a marker or tracepoint refused" \
+	eq "$out" "attach: ENOENT"
+# The program holds the marker's module.
+run 0 -R -f 0 -u test_marker_events tme_basic $M/burst 100
+check "raw_tp: test_marker_events held while attached" \
+	eq "$(printf '%s\n' "$out" | grep '^unload ')" \
+	"unload test_marker_events: EAGAIN"
+check "  and the program still runs" eq "$(val count) $(val sum)" \
+	"$((n * 200)) $((n * 9900))"
+modprobe -q test_marker_events
+if command -v bpftool > /dev/null 2>&1; then
+	run 0 -R -c 'bpftool link' tme_basic $M/burst 1
+	check "raw_tp: bpftool link names the marker" \
+		eq "$(printf '%s\n' "$out" | grep -c "tp 'tme_basic'")" 1
+else
+	echo "# raw_tp: no bpftool; bpftool link not tested"
+fi
 
 # The common fields are the kernel's: the verifier refuses reads of the
 # first sizeof(void *) bytes of the record.
