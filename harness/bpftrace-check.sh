@@ -3,9 +3,10 @@
 #
 # bpftrace-check.sh: boot the btf variant with Debian's bpftrace in its
 # guest and check that bpftrace lists markers' trace events, attaches to
-# them and reads their fields (harness/guest/bpftrace.sh).  bpftrace's
-# libraries (LLVM, clang, z3, ICU: about 210 MB) are too big for make
-# check's initramfs: this one is the variant's own initramfs.img
+# them and reads their fields (harness/guest/bpftrace.sh), and that
+# libbpf's tp_btf and raw_tp programs (harness/btf/) attach to markers by
+# name, typed by their BTF.  bpftrace's libraries (LLVM, clang, z3, ICU:
+# about 210 MB) are too big for make check's initramfs: this one is the variant's own initramfs.img
 # followed by an uncompressed archive with bpftrace, what it loads, and
 # the current harness/guest (the kernel unpacks both, the later files
 # over the earlier).  The btf variant is default with BTF
@@ -20,7 +21,7 @@ set -euo pipefail
 . "$TOP/harness/guest-copy.sh"
 
 start=$(date +%s)
-bash "$TOP/harness/deps.sh" bpftrace
+bash "$TOP/harness/deps.sh" bpftrace libbpf-dev clang-14
 v=btf
 b=$(builddir $v)
 # Incremental, as for make demo: the guest runs the current sources.
@@ -35,6 +36,19 @@ mkdir -p "$extra/harness"
 guest_copy "$extra" "$bpftrace" /usr/bin/bpftrace
 guest_copy_libs "$extra" "$bpftrace" ||
 	die "bpftrace's shared libraries could not be copied"
+# harness/btf/: libbpf programs on markers (tp_btf, raw_tp), compiled by
+# clang against this kernel's BTF, and their loader, linked with
+# Debian's libbpf.
+progs=$b/btf-progs
+mkdir -p "$progs"
+bpftool btf dump file "$b/vmlinux" format c > "$progs/vmlinux.h"
+clang-14 -target bpf -O2 -g -D__TARGET_ARCH_x86 -I"$progs" \
+	-c "$TOP/harness/btf/marker_btf.bpf.c" -o "$progs/marker_btf.bpf.o"
+gcc -O2 -Wall -o "$progs/marker_btf" "$TOP/harness/btf/marker_btf.c" -lbpf
+guest_copy "$extra" "$progs/marker_btf" /usr/bin/marker_btf
+guest_copy_libs "$extra" "$progs/marker_btf" ||
+	die "marker_btf's shared libraries could not be copied"
+cp "$progs/marker_btf.bpf.o" "$extra/harness/"
 # bpftrace 0.17 parses a tracepoint's format file into a C struct, which
 # clang compiles with <linux/types.h>, BTF or not: the
 # user-space API headers, as linux-libc-dev has them on the host, at the

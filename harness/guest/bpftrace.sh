@@ -47,7 +47,7 @@ bt() {
 has() { [ "$bt_rc" = 0 ] && grep -qxF "$1" /tmp/bt.out; }
 
 echo "TAP version 13"
-echo "1..11"
+echo "1..19"
 echo "# $(bpftrace --version), kernel $(uname -r)"
 
 modprobe test_marker_events
@@ -101,6 +101,55 @@ bt 'tracepoint:markers:tme_basic
 	/(uint64)((struct task_struct *)curtask)->pid == pid/ { @btf = count(); }' 2
 has '@btf: 2'
 result $? "a struct task_struct field read through BTF over burst 2: @btf: 2"
+
+# Typed markers: every MARK() leaves btf_trace_<name>, the prototype of
+# its arguments as C promotes them, in its object's BTF, one per distinct
+# prototype; tp_btf programs are typed by it (markers.rst section 8).
+btfc() {
+	bpftool btf dump file "$1" ${2:+-B "$2"} format c 2> /tmp/btf.err |
+		grep -E "[(][*]btf_trace_$3(___[0-9]+)?[)]"
+	comment /tmp/btf.err
+}
+m=/sys/kernel/btf/test_marker_events
+v=/sys/kernel/btf/vmlinux
+want='typedef void (*btf_trace_tme_task)(void *, struct task_struct *, int, char *);'
+got=$(btfc $m $v tme_task)
+echo "# $got"
+[ "$got" = "$want" ]
+result $? "BTF of the module: btf_trace_tme_task, (task, pid, comm)"
+[ "$(btfc $m $v tme_basic | wc -l)" = 1 ]
+result $? "two sites of tme_basic passing the same types: one prototype"
+btfc $m $v tme_typeclash | comment
+[ "$(btfc $m $v tme_typeclash | wc -l)" = 2 ]
+result $? "two sites of tme_typeclash passing different types: two"
+want='typedef void (*btf_trace_markers_x86_site)(void *, int);'
+got=$(btfc $v "" markers_x86_site)
+echo "# $got"
+[ "$got" = "$want" ]
+result $? "BTF of vmlinux: btf_trace_markers_x86_site, (value)"
+
+# mb PROG N: harness/btf/marker_btf.c, a libbpf loader, runs PROG of
+# marker_btf.bpf.o over N passes of the module's markers.
+mb() {
+	marker_btf /harness/marker_btf.bpf.o "$1" "$2" > /tmp/mb.out 2>&1
+	mb_rc=$?
+	echo "# marker_btf $1 $2: exit $mb_rc"
+	comment /tmp/mb.out
+}
+mb tme_task_btf 5
+[ "$mb_rc" = 0 ] &&
+	grep -qxF 'hits 5 pid_ok 5 comm_ok 5 core_ok 5' /tmp/mb.out
+result $? "libbpf tp_btf/tme_task: task->pid, task->comm, CO-RE tgid over 5 passes"
+mb tme_task_raw 5
+[ "$mb_rc" = 0 ] &&
+	grep -qxF 'hits 5 pid_ok 5 comm_ok 5 core_ok 5' /tmp/mb.out
+result $? "libbpf raw_tp/tme_task: the same through u64 arguments"
+mb tme_typeclash_btf 1
+[ "$mb_rc" = 2 ] && dmesg | grep -q 'tme_typeclash: sites pass arguments of different types'
+result $? "libbpf tp_btf/tme_typeclash refused at load, said so"
+mb markers_x86_site_btf 1
+[ "$mb_rc" = 0 ] && grep -qxF 'hits 0 pid_ok 0 comm_ok 0 core_ok 0' /tmp/mb.out
+result $? "libbpf tp_btf/markers_x86_site, a marker of vmlinux, attached"
 
 # A BPF kprobe on test_markers_event's MARK_SYM (test_markers is built
 # with ftrace's flags: kprobe events refuse notrace functions), beside

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * marker_btf OBJ PROG N: load the program PROG of the BPF object OBJ
+ * (marker_btf.bpf.o) with libbpf, attach it as its section says
+ * (tp_btf/ or raw_tp/ and a marker's name), pass test_marker_events'
+ * markers N times from this process, and print the program's counts:
+ * "hits H pid_ok P comm_ok C core_ok K".  Exit 0; 2 if the program is
+ * refused at load, 3 at attach (libbpf's error printed); 1 otherwise.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#define PASS "/sys/module/test_marker_events/parameters/pass"
+/* The programs' counts, then the pid whose passes they count. */
+#define LOADER_PID	4
+
+static int pass(int n)
+{
+	int i, fd = open(PASS, O_WRONLY);
+
+	if (fd < 0) {
+		perror(PASS);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (pwrite(fd, "1", 1, 0) != 1) {
+			perror(PASS);
+			close(fd);
+			return -1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct bpf_program *prog, *p;
+	struct bpf_object *obj;
+	struct bpf_link *link;
+	__u32 i, key = LOADER_PID;
+	int err, fd;
+	__u64 v[4];
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s OBJ PROG N\n", argv[0]);
+		return 1;
+	}
+	obj = bpf_object__open_file(argv[1], NULL);
+	if (!obj) {
+		fprintf(stderr, "%s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	prog = bpf_object__find_program_by_name(obj, argv[2]);
+	if (!prog) {
+		fprintf(stderr, "%s: no program %s\n", argv[1], argv[2]);
+		return 1;
+	}
+	bpf_object__for_each_program(p, obj)
+		bpf_program__set_autoload(p, p == prog);
+	err = bpf_object__load(obj);
+	if (err) {
+		fprintf(stderr, "load: %s\n", strerror(-err));
+		return 2;
+	}
+	fd = bpf_object__find_map_fd_by_name(obj, "counts");
+	v[0] = getpid();
+	if (bpf_map_update_elem(fd, &key, &v[0], BPF_ANY)) {
+		perror("counts");
+		return 1;
+	}
+	link = bpf_program__attach(prog);
+	if (!link) {
+		fprintf(stderr, "attach: %s\n", strerror(errno));
+		return 3;
+	}
+	if (pass(atoi(argv[3])))
+		return 1;
+	for (i = 0; i < 4; i++) {
+		if (bpf_map_lookup_elem(fd, &i, &v[i])) {
+			perror("counts");
+			return 1;
+		}
+	}
+	printf("hits %llu pid_ok %llu comm_ok %llu core_ok %llu\n",
+	       (unsigned long long)v[0], (unsigned long long)v[1],
+	       (unsigned long long)v[2], (unsigned long long)v[3]);
+	bpf_link__destroy(link);
+	bpf_object__close(obj);
+	return 0;
+}
