@@ -40,9 +40,10 @@
  * registration order, ended by a NULL probe, and never empty.  Every
  * change builds a new array, publishes it with rcu_assign_pointer() in
  * each struct marker of the name, in vmlinux and in every module, and
- * frees the old one with kfree_rcu().  The hit path takes no lock: a site
- * and marker_run_probes() read the array with preemption off, so a grace
- * period after it is unpublished no CPU still reads it.  A marker that was
+ * frees the old one with kfree_rcu().  The hit path takes no lock: sites,
+ * marker_run_probes() and marker_run_probes_va() read the array with
+ * preemption off, so a grace period after it is unpublished no CPU still
+ * reads it.  A marker that was
  * connected once is never NULL again (marker_probes_none), so an armed
  * site reads an array without testing it.
  *
@@ -60,7 +61,7 @@
  * sites test nothing.  Where the architecture does not confine such code to
  * noinstr text (no CONFIG_ARCH_WANTS_NO_INSTR), and with CONFIG_PROVE_RCU
  * (which checks, as tracepoints do with lockdep), sites and
- * marker_run_probes() test the CPU first and call no probe there:
+ * marker_run_probes() (or _va()) test the CPU first and call no probe there:
  * marker_skip_unwatched() counts the pass and logs the first one from an
  * irq_work, which runs where printk() may.
  *
@@ -206,7 +207,7 @@
 
 /**
  * struct marker_probes - an RCU-managed, NULL-terminated probe array
- * @rcu: frees the array once no marker_run_probes() can still be reading it
+ * @rcu: frees the array once no site can still be reading it
  * @tramp: where the architecture patches calls, a trampoline that calls
  *	   these probes, or 0 (arch_marker_tramp_get())
  * @probes: the closures, in registration order, then a NULL @func
@@ -293,7 +294,7 @@ static DEFINE_IRQ_WORK(marker_unwatched_work, marker_unwatched_tell);
  * marker_skip_unwatched() - a marker passed where RCU is not watching
  * @mark: the marker
  *
- * Called by MARK() sites and marker_run_probes() instead of calling the
+ * Called by MARK() sites and marker_run_probes() (or _va()) instead of the
  * probes, where they test whether RCU watches (MARKER_CHECK_RCU).  The
  * first such pass is logged.
  *
@@ -309,17 +310,35 @@ void notrace marker_skip_unwatched(const struct marker *mark)
 EXPORT_SYMBOL_GPL(marker_skip_unwatched);
 NOKPROBE_SYMBOL(marker_skip_unwatched);
 
+/*
+ * The probe array that a flag site or a jump label site on its enabled
+ * path calls, or NULL: before the first connection (such a site may see
+ * its state before the array), or where RCU does not watch the CPU and
+ * sites test it (MARKER_CHECK_RCU).  An array is never empty.
+ */
+static __always_inline struct marker_probe_closure *
+marker_probes_to_call(const struct marker *mark)
+{
+	if (MARKER_CHECK_RCU && unlikely(marker_rcu_ignores_cpu())) {
+		marker_skip_unwatched(mark);
+		return NULL;
+	}
+	return rcu_dereference_sched(mark->probes);
+}
+
+#if !defined(CONFIG_HAVE_ARCH_MARKERS) && !defined(CONFIG_HAVE_ARCH_MARKER_VA)
 /**
  * marker_run_probes() - call the probes connected to a marker
  * @mark: the marker hit
  * @call_private: the site's private data
  *
- * Called by the sites that are not the arch's own (_trace_mark(), and
- * MARK() on jump labels or a flag) while probes are connected, and by
- * those that were a moment ago; safe in any context where a MARK() may
- * be, NMI included (see "Probe arrays, RCU and locking").  Where sites
- * test whether RCU watches (MARKER_CHECK_RCU) and it does not, the probes
- * are not called, and the first such pass is logged.
+ * Called by every site where the architecture does not build a va_list
+ * (_trace_mark(), and MARK() on jump labels or a flag) while probes are
+ * connected, and by those that were a moment ago; safe in any context
+ * where a MARK() may be, NMI included (see "Probe arrays, RCU and
+ * locking").  Where sites test whether RCU watches (MARKER_CHECK_RCU) and
+ * it does not, the probes are not called, and the first such pass is
+ * logged.
  */
 void notrace marker_run_probes(const struct marker *mark, void *call_private, ...)
 {
@@ -327,27 +346,20 @@ void notrace marker_run_probes(const struct marker *mark, void *call_private, ..
 	struct marker_probe_closure *p;
 
 	rcu_read_lock_sched_notrace();
-	if (MARKER_CHECK_RCU && unlikely(marker_rcu_ignores_cpu())) {
-		marker_skip_unwatched(mark);
-	} else {
-		p = rcu_dereference_sched(mark->probes);
-		/*
-		 * NULL before the first connection: a flag site may see its
-		 * state before the array.  An array is never empty.
-		 */
-		if (p) {
-			do {
-				va_start(args, call_private);
-				p->func(p->probe_private, call_private,
-					mark->format, &args);
-				va_end(args);
-			} while ((++p)->func);
-		}
+	p = marker_probes_to_call(mark);
+	if (p) {
+		do {
+			va_start(args, call_private);
+			p->func(p->probe_private, call_private, mark->format,
+				&args);
+			va_end(args);
+		} while ((++p)->func);
 	}
 	rcu_read_unlock_sched_notrace();
 }
 EXPORT_SYMBOL_GPL(marker_run_probes);
 NOKPROBE_SYMBOL(marker_run_probes);
+#endif
 
 #if defined(CONFIG_HAVE_ARCH_MARKERS) || defined(CONFIG_HAVE_ARCH_MARKER_VA)
 /**
@@ -381,6 +393,33 @@ void notrace marker_iterate(void *probe_private, void *call_private,
 }
 EXPORT_SYMBOL_GPL(marker_iterate);
 NOKPROBE_SYMBOL(marker_iterate);
+
+/**
+ * marker_run_probes_va() - call the probes connected to a marker
+ * @mark: the marker hit
+ * @call_private: the site's private data
+ * @args: the arguments, in a va_list that the site built as the
+ *	  architecture's sites do (<asm/marker.h>)
+ *
+ * marker_run_probes() where the architecture builds the va_list: called
+ * by _trace_mark() and the other flag sites, so that every probe gets its
+ * arguments laid out as an armed site lays them out.  Safe where a MARK()
+ * may be, as marker_run_probes() is.
+ */
+void notrace marker_run_probes_va(const struct marker *mark,
+				  void *call_private, va_list *args)
+{
+	struct marker_probe_closure *p;
+
+	rcu_read_lock_sched_notrace();
+	p = marker_probes_to_call(mark);
+	if (p)
+		marker_iterate(p->probe_private, call_private, mark->format,
+			       args, p);
+	rcu_read_unlock_sched_notrace();
+}
+EXPORT_SYMBOL_GPL(marker_run_probes_va);
+NOKPROBE_SYMBOL(marker_run_probes_va);
 #endif
 
 static struct hlist_head *marker_bucket(const char *name)

@@ -88,7 +88,12 @@ struct marker {
 extern struct marker __start___markers[];
 extern struct marker __stop___markers[];
 
+#if defined(CONFIG_HAVE_ARCH_MARKERS) || defined(CONFIG_HAVE_ARCH_MARKER_VA)
+void marker_run_probes_va(const struct marker *mark, void *call_private,
+			  va_list *args);
+#else
 void marker_run_probes(const struct marker *mark, void *call_private, ...);
+#endif
 void marker_skip_unwatched(const struct marker *mark);
 
 /*
@@ -115,14 +120,30 @@ static __always_inline bool marker_rcu_ignores_cpu(void)
 #endif
 }
 
+#if defined(CONFIG_HAVE_ARCH_MARKERS) || defined(CONFIG_HAVE_ARCH_MARKER_VA)
+/*
+ * The va_list built as the architecture's sites build it (<asm/marker.h>),
+ * so that probes read every site's arguments the same way.
+ */
+#define __MARK_UNPATCHED_CALL(mark, call_private, args...)		\
+	do {								\
+		__MARK_VA_DEFINE(args);					\
+									\
+		marker_run_probes_va(mark, call_private, __MARK_VA_LIST()); \
+	} while (0)
+#else
+#define __MARK_UNPATCHED_CALL(mark, call_private, args...)		\
+	marker_run_probes(mark, call_private, ## args)
+#endif
+
 /* A site that is never patched: it tests its struct marker in memory. */
 #define __MARK_UNPATCHED(name, call_private, format, args...)		\
 	do {								\
 		__MARK_DEFINE(__marker_##name, #name, btf_trace_##name,	\
 			      format, ## args);				\
 		if (unlikely(READ_ONCE(__marker_##name.state))) {	\
-			marker_run_probes(&__marker_##name, call_private,	\
-				    ## args);				\
+			__MARK_UNPATCHED_CALL(&__marker_##name,		\
+					      call_private, ## args);	\
 			/* No tail call: keep the caller's frame. */	\
 			barrier();					\
 		}							\
@@ -604,8 +625,13 @@ int bpf_marker_check_btf(const struct btf *btf, u32 btf_id, const char *name);
 int bpf_marker_attach(struct bpf_raw_tp_link *link, const char *name);
 void bpf_marker_detach(struct bpf_raw_tp_link *link);
 const char *bpf_marker_name(const struct bpf_raw_tp_link *link);
-/* In kernel/trace/bpf_trace.c: run the program on an array of arguments. */
-void bpf_trace_run_args(struct bpf_raw_tp_link *link, u64 *args);
+/* As many as a tracepoint gives its raw tracepoint programs. */
+#define MARKER_BPF_MAX_ARGS	12
+void bpf_marker_fetch(const struct bpf_raw_tp_link *link, va_list *args,
+		      u64 *v);
+/* In kernel/trace/bpf_trace.c: the probe that runs a program. */
+void bpf_trace_run_marker(void *probe_private, void *call_private,
+			  const char *fmt, va_list *args);
 #else
 static inline int bpf_marker_check_btf(const struct btf *btf, u32 btf_id,
 				       const char *name)

@@ -32,9 +32,6 @@
 /* The typedef of a marker's prototype in BTF, as of a tracepoint's. */
 #define MARKER_BPF_BTF_PREFIX	"btf_trace_"
 
-/* As many as a tracepoint gives its raw tracepoint programs. */
-#define MARKER_BPF_MAX_ARGS	12
-
 /**
  * struct marker_bpf - a raw tracepoint program's hold on a marker event
  * @map: what the program's link points to (@link->btp), as to a
@@ -61,12 +58,21 @@ static unsigned int marker_bpf_nr_args(const struct marker_event *ev)
 	return min(n, MARKER_BPF_MAX_ARGS);
 }
 
-/* Read the first @nr arguments of @args into @v, one u64 each. */
-static void marker_bpf_fetch(const struct marker_event *ev, va_list *args,
-			     u64 *v, unsigned int nr)
+/**
+ * bpf_marker_fetch - read a probe's arguments for its program
+ * @link: the program's link, connected by bpf_marker_attach()
+ * @args: the arguments, where arch_marker_va_slots() has no 64-bit slots
+ * @v: filled with as many arguments as the program may read, one u64 each
+ *
+ * Context: the marker's probe, bpf_trace_run_marker(): preemption off.
+ */
+void bpf_marker_fetch(const struct bpf_raw_tp_link *link, va_list *args,
+		      u64 *v)
 {
+	const struct marker_bpf *mb = marker_bpf_of(link);
+	const struct marker_event *ev = mb->ev;
+	unsigned int i, s, n = 0, nr = mb->map.num_args;
 	const struct marker_event_op *op;
-	unsigned int i, s, n = 0;
 	u64 x;
 
 	for (i = 0; i < ev->nr_ops && n < nr; i++) {
@@ -81,34 +87,6 @@ static void marker_bpf_fetch(const struct marker_event *ev, va_list *args,
 			x = (u64)(s64)(long)x;
 		v[n++] = x;
 	}
-}
-
-/* For a va_list without slots: read the arguments into an array first. */
-static noinline void marker_bpf_run_fetched(struct bpf_raw_tp_link *link,
-					    va_list *args)
-{
-	const struct marker_bpf *mb = marker_bpf_of(link);
-	/* The program reads no further than map.num_args. */
-	u64 v[MARKER_BPF_MAX_ARGS] __uninitialized;
-
-	marker_bpf_fetch(mb->ev, args, v, mb->map.num_args);
-	bpf_trace_run_args(link, v);
-}
-
-/*
- * The probe, preemption off.  A site's va_list on a 64-bit machine has
- * its arguments in 8-byte slots already: the program reads those.
- */
-static void marker_bpf_probe(void *probe_private, void *call_private,
-			     const char *fmt, va_list *args)
-{
-	struct bpf_raw_tp_link *link = probe_private;
-	const unsigned long *slots;
-
-	if (IS_ENABLED(CONFIG_64BIT) && arch_marker_va_slots(args, &slots))
-		bpf_trace_run_args(link, (u64 *)slots);
-	else
-		marker_bpf_run_fetched(link, args);
 }
 
 /**
@@ -148,7 +126,7 @@ int bpf_marker_attach(struct bpf_raw_tp_link *link, const char *name)
 	}
 	link->btp = &mb->map;
 	ret = marker_probe_register(mb->ev->name, mb->ev->format,
-				    marker_bpf_probe, link);
+				    bpf_trace_run_marker, link);
 	if (ret)
 		goto err_unlink;
 	return 0;
@@ -174,7 +152,7 @@ void bpf_marker_detach(struct bpf_raw_tp_link *link)
 {
 	struct marker_bpf *mb = marker_bpf_of(link);
 
-	marker_probe_unregister(mb->ev->name, marker_bpf_probe, link);
+	marker_probe_unregister(mb->ev->name, bpf_trace_run_marker, link);
 	marker_event_put(mb->ev);
 	link->btp = NULL;
 	kfree(mb);

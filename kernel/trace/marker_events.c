@@ -108,8 +108,9 @@ static __always_inline u64 marker_event_read(const struct marker_event_op *op,
 }
 
 /*
- * For a va_list that is not a site's (_trace_mark(), the generic sites):
- * read the arguments into @v, each at its slot, as a site lays them out.
+ * Where the architecture does not build va_lists (arch_marker_va_slots()
+ * false): read the arguments into @v, each at its slot, as a site on such
+ * an architecture lays them out.
  */
 static const unsigned long *marker_event_fetch(const struct marker_event *ev,
 					       va_list *args, unsigned long *v)

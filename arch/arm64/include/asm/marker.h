@@ -48,18 +48,14 @@ static __always_inline void arch_marker_va_rewind(va_list *args, void *start)
 }
 
 /*
- * The arguments of a va_list whose register areas are used up, in
- * @slots: one 8-byte slot each, as a site's va_list has them.  False for
- * any other va_list.
+ * The arguments of a probe's va_list, in @slots: one 8-byte slot each.
+ * Every va_list a probe gets is a site's, flag sites' too
+ * (marker_run_probes_va()).
  */
 static __always_inline bool arch_marker_va_slots(va_list *args,
 						 const unsigned long **slots)
 {
-	const struct marker_va *va = (const struct marker_va *)args;
-
-	if (va->gr_offs < 0)
-		return false;
-	*slots = va->stack;
+	*slots = ((const struct marker_va *)args)->stack;
 	return true;
 }
 

@@ -134,6 +134,16 @@ struct marker_va {
 
 #define MARKER_VA_GP_OFFSET	48	/* 6 general registers of 8 bytes */
 
+/* That va_list, for a flag site's marker_run_probes_va(). */
+#define __MARK_VA_DEFINE(args...)					\
+	u64 __mva_slots[COUNT_ARGS(args)] = { __MARK_SLOTS(args) };	\
+	struct marker_va __mva = {					\
+		.gp_offset = MARKER_VA_GP_OFFSET,			\
+		.overflow_arg_area = __mva_slots,			\
+	}
+
+#define __MARK_VA_LIST()	((va_list *)&__mva)
+
 /*
  * Where a site's va_list reads its next argument; and back there, for
  * marker_iterate(), which gives every probe the whole list.  (A va_list
@@ -150,18 +160,14 @@ static __always_inline void arch_marker_va_rewind(va_list *args, void *start)
 }
 
 /*
- * Where the arguments of a va_list whose general register area is used
- * up are, in @slots: one 8-byte slot each, as a site's va_list has them.
- * False for any other va_list.  Lets a probe read argument n as slot n.
+ * Where the arguments of a probe's va_list are, in @slots: one 8-byte
+ * slot each.  Every va_list a probe gets is a site's, flag sites' too
+ * (__MARK_VA_DEFINE()), so a probe reads argument n as slot n.
  */
 static __always_inline bool arch_marker_va_slots(va_list *args,
 						 const unsigned long **slots)
 {
-	const struct marker_va *va = (const struct marker_va *)*args;
-
-	if (va->gp_offset < MARKER_VA_GP_OFFSET)
-		return false;
-	*slots = va->overflow_arg_area;
+	*slots = ((const struct marker_va *)*args)->overflow_arg_area;
 	return true;
 }
 
