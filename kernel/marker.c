@@ -24,10 +24,9 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <asm/sections.h>
-#include <kunit/visibility.h>
 
 #include "marker_internal.h"
 
@@ -67,9 +66,8 @@
  *
  * marker_probe_unregister() and marker_probe_unregister_private_data()
  * wait for a grace period before they return, and so does
- * marker_probe_register() when it fails with -EINVAL, as a refused site
- * makes it fail after sites were armed: then no CPU runs the probe any
- * more, and its module may go.
+ * marker_probe_register() when a refused site makes it fail after sites
+ * were armed: then no CPU runs the probe any more, and its module may go.
  * Unregistering cannot fail for lack of memory: without memory for a
  * smaller array, the closure is replaced by marker_probe_stub() in the
  * array in use, and copies of the array leave stubs out.
@@ -79,19 +77,7 @@
  * the array is cleared: a site still on the enabled path calls
  * marker_run_probes(), which calls the array it reads, or nothing.  jump_label
  * keeps off freed init text, handles modules, and is kept off by kprobes.
- *
- * markers_mutex serializes registration, module load and unload, and
- * every change of a site or a call.  It protects marker_table, the ranges
- * of markers (marker_ranges: vmlinux's, then each module's), and the
- * state and probes of every struct marker, and may be held across
- * sleeping allocations and code patching.  What publishes or patches
- * takes it with markers_lock(), which adds the architecture's lock
- * (arch_marker_lock(): kprobe_mutex on x86) and the CPU hotplug lock for
- * reading, in kprobes' order; arch_marker_change() then takes
- * text_mutex, and where sites are jump labels
- * static_branch_enable_cpuslocked() takes jump_label_mutex (then
- * text_mutex).  The debugfs sites file walks kallsyms and takes
- * module_mutex before it takes markers_mutex.
+ * markers_mutex, below, orders every change ("Locking").
  */
 
 /**
@@ -103,8 +89,8 @@
  * architecture's, which calls each probe of the array directly, while it
  * has two to MARKER_TRAMP_MAX_PROBES; and at marker_iterate() otherwise
  * (none, more, a stub among them, or no trampoline free).  The sites and
- * calls to change are gathered in batches of MARKER_CHANGE_MAX, one chunk
- * of the architecture's each (marker_patch_range()).
+ * calls to change are queued with the architecture, which writes them a
+ * chunk at a time (marker_patch_range(), kernel/marker_patch.c).
  *
  * A trampoline belongs to one probe array (arch_marker_tramp_get()) and
  * has its probes and their probe_private as immediates: it calls them
@@ -166,11 +152,12 @@
  * DOC: Modules and init text
  *
  * Every module with markers gets a range in marker_ranges from the core's
- * module notifier.  It runs at priority 1: for MODULE_STATE_COMING before
- * the marker events' notifier and KUnit's (priority 0), which then find
- * the module's markers connected; for MODULE_STATE_GOING after the marker
- * events' notifier (priority 2), which disconnects the events' probes
- * first.
+ * module notifier, which also calls what follows markers
+ * (register_marker_module_notifier(): the marker events): for
+ * MODULE_STATE_COMING after it connected the module's markers, for
+ * MODULE_STATE_GOING before it disconnects them.  It runs above the trace
+ * core's notifier, so that the marker events take their probes off a
+ * going module's markers before the trace core removes its events.
  *
  * MODULE_STATE_COMING
  *   the module's markers are connected to the probes that wait for their
@@ -178,14 +165,8 @@
  *   that never ran needs no grace period.  A site that is refused is
  *   logged; the module's other sites work.
  * MODULE_STATE_LIVE
- *   the module's init text is freed once the notifiers return, and is
- *   not written after; but do_init_module() runs these notifiers before
- *   async_synchronize_full(), so the module's async __init work may still
- *   pass its init-text sites.  A call there left pointing at a single
- *   probe would call it after it was replaced, with its successor's
- *   probe_private, and after its module was unloaded.  So the calls in
- *   init text are pointed at marker_iterate(), which calls whatever probes
- *   the site reads, before the text is marked gone.
+ *   where the architecture patches its own sites, the module's init
+ *   text is marked gone before it is freed ("Init text").
  * MODULE_STATE_GOING
  *   a going module's code may still run: a write to one of its parameters
  *   does not hold the module, and sysfs waits for that write only after
@@ -193,46 +174,25 @@
  *   disarms its sites before it forgets them: a site left armed would go
  *   on calling probes whose data is freed (a marker event's file, for
  *   one), from a probe array that is freed too.
- *
- * Text is written only while it exists.  Every batch of changes is chosen
- * and written under markers_mutex, and whoever frees text with sites in
- * it takes markers_mutex first and marks it gone: kernel_init() calls
- * marker_free_init_mem() before it frees vmlinux's init memory (which on
- * x86 holds built-in __exit text too), and the MODULE_STATE_LIVE notifier
- * marks a module's init text gone before it is freed.  vmlinux's init
- * text runs no more by then: kernel_init() waits for async work first.
- * A site chosen while its text existed is therefore written before that
- * text goes, and none is chosen after.
  */
 
 /**
- * struct marker_probes - an RCU-managed, NULL-terminated probe array
- * @rcu: frees the array once no site can still be reading it
- * @tramp: where the architecture patches calls, a trampoline that calls
- *	   these probes, or 0 (arch_marker_tramp_get())
- * @probes: the closures, in registration order, then a NULL @func
- */
-struct marker_probes {
-	struct rcu_head rcu;
-	unsigned long tramp;
-	struct marker_probe_closure probes[];
-};
-
-/*
- * markers_mutex serializes registration and module load/unload.  It
- * protects marker_table and every entry in it, marker_ranges, and the
- * @state and @probes fields of every struct marker.  It may be held across
- * sleeping allocations and code patching.
+ * DOC: Locking
  *
- * Lock order: markers_mutex -> kprobe_mutex (arch_marker_lock(), x86)
- * -> CPU hotplug lock -> text_mutex (arch_marker_change()), or ->
- * jump_label_mutex (-> text_mutex) where sites are jump labels.
- * markers_lock() takes the first three.  The debugfs sites file walks
- * kallsyms and module_mutex before it takes markers_mutex.
+ * markers_mutex serializes registration, module load and unload, and
+ * every change of a site or a call.  It protects marker_table and every
+ * entry in it, the ranges of markers (marker_ranges: vmlinux's, then each
+ * module's), and the state and probes of every struct marker, and may be
+ * held across sleeping allocations and code patching.  The hit path takes
+ * no lock ("Probe arrays, RCU and locking").
  *
- * The hit path takes no lock: it reads struct marker::probes with
- * preemption off, and old probe arrays are freed only after an RCU grace
- * period.
+ * Lock order: markers_mutex -> kprobe_mutex (arch_marker_lock(), x86) ->
+ * CPU hotplug lock -> text_mutex (the architecture's queue), or ->
+ * jump_label_mutex (-> text_mutex) where sites are jump labels
+ * (static_branch_enable_cpuslocked()).  What publishes or patches takes
+ * the first three with markers_lock(), in kprobes' order.  event_mutex
+ * (the marker events) is taken before markers_mutex; the debugfs sites
+ * file walks kallsyms and takes module_mutex before it.
  */
 DEFINE_MUTEX(markers_mutex);
 DEFINE_HASHTABLE(marker_table, MARKER_HASH_BITS);
@@ -502,8 +462,8 @@ static inline void marker_key_set(struct marker *m, bool connected)
  * be allocated; copies of the array leave it out.  Also the only probe of
  * marker_probes_none.
  */
-static void marker_probe_stub(void *probe_private, void *call_private,
-			      const char *fmt, va_list *args)
+void marker_probe_stub(void *probe_private, void *call_private,
+		       const char *fmt, va_list *args)
 {
 }
 
@@ -539,355 +499,6 @@ static void marker_set_probes(struct marker *m, const struct marker_entry *e,
 	marker_key_set(m, p != marker_probes_none);
 }
 
-/* What marker_patch() changes. */
-#define MARKER_SITES	1	/* arm the sites of connected markers */
-#define MARKER_CALLS	2	/* point calls at what marker_call_wanted() says */
-#define MARKER_ITERATE	4	/* point calls at marker_iterate() */
-#define MARKER_OFF	8	/* disarm the sites, point calls at marker_iterate() */
-
-#ifdef CONFIG_HAVE_ARCH_MARKERS
-/*
- * Init text may be written only while it exists: vmlinux's until
- * kernel_init() frees it, a module's until the module goes live.  Both
- * set @init_freed under markers_mutex first (marker_free_init_mem(), the
- * MODULE_STATE_LIVE notifier), and every batch is chosen and written
- * under markers_mutex: a site chosen while its text existed is written
- * before that text goes.
- */
-static bool marker_text_writable(unsigned long code,
-				 const struct marker_range *r)
-{
-	if (!r->init_freed)
-		return true;
-	/* vmlinux: init text, and built-in __exit text, freed with it. */
-	if (!r->mod)
-		return !init_section_contains((void *)code, 1);
-	return code < r->init_start || code >= r->init_end;
-}
-
-bool marker_site_writable(const struct marker_site *s,
-			  const struct marker_range *r)
-{
-	return marker_text_writable(marker_site_code(s), r);
-}
-
-/* Whether [@start, @end] touches the @size bytes at @code. */
-static __always_inline bool marker_overlaps(unsigned long code,
-					    unsigned int size,
-					    unsigned long start,
-					    unsigned long end)
-{
-	return start <= code + size - 1 && end >= code;
-}
-
-/*
- * A range touches a site unless it is the site's first byte alone: a kprobe
- * there (at the MARK_SYM symbol) is on an instruction boundary in either
- * state; any other byte, or a longer range, would be torn by arming.
- */
-static bool marker_sites_reserved(const struct marker_site *s,
-				  const struct marker_site *stop,
-				  unsigned long start, unsigned long end)
-{
-	unsigned long code;
-
-	for (; s < stop; s++) {
-		code = marker_site_code(s);
-		if (marker_overlaps(code, MARKER_SITE_SIZE, start, end) &&
-		    !(start == code && end == code))
-			return true;
-	}
-	return false;
-}
-
-/* Whether a call of probes in [@c, @stop) touches [@start, @end]. */
-static bool marker_calls_at(const struct marker_probe_call *c,
-			    const struct marker_probe_call *stop,
-			    unsigned long start, unsigned long end)
-{
-	for (; c < stop; c++)
-		if (marker_overlaps(marker_probe_call_code(c), MARKER_CALL_SIZE,
-				    start, end))
-			return true;
-	return false;
-}
-
-NOKPROBE_SYMBOL(marker_calls_at);
-
-static unsigned long marker_sites_target(const struct marker_site *s,
-					 const struct marker_site *stop,
-					 unsigned long addr)
-{
-	for (; s < stop; s++)
-		if (marker_site_code(s) == addr)
-			return marker_site_target(s);
-	return 0;
-}
-
-NOKPROBE_SYMBOL(marker_sites_target);
-
-#ifdef CONFIG_MODULES
-/* The module whose text holds @addr, with a reference; or NULL. */
-static struct module *marker_text_module(unsigned long addr)
-{
-	struct module *mod;
-
-	preempt_disable();
-	mod = __module_text_address(addr);
-	if (!try_module_get(mod))
-		mod = NULL;
-	preempt_enable();
-	return mod;
-}
-
-NOKPROBE_SYMBOL(marker_text_module);
-
-/* marker_text_reserved() for the module whose text holds @s, if any. */
-static int marker_module_text_reserved(unsigned long s, unsigned long e)
-{
-	struct module *mod = marker_text_module(s);
-	int ret;
-
-	if (!mod)
-		return 0;
-	ret = marker_sites_reserved(mod->marker_sites,
-				    mod->marker_sites + mod->num_marker_sites,
-				    s, e) ||
-	      marker_calls_at(mod->marker_calls,
-			      mod->marker_calls + mod->num_marker_calls, s, e);
-	module_put(mod);
-	return ret;
-}
-
-NOKPROBE_SYMBOL(marker_module_text_reserved);
-
-/* marker_site_target_at() for the module whose text holds @addr. */
-static unsigned long marker_module_site_target(unsigned long addr)
-{
-	struct module *mod = marker_text_module(addr);
-	unsigned long ret;
-
-	if (!mod)
-		return 0;
-	ret = marker_sites_target(mod->marker_sites,
-				  mod->marker_sites + mod->num_marker_sites,
-				  addr);
-	module_put(mod);
-	return ret;
-}
-
-NOKPROBE_SYMBOL(marker_module_site_target);
-#else
-static int marker_module_text_reserved(unsigned long s, unsigned long e)
-{
-	return 0;
-}
-
-static unsigned long marker_module_site_target(unsigned long addr)
-{
-	return 0;
-}
-#endif
-
-/**
- * marker_text_reserved() - whether text belongs to a marker site
- * @start: first byte of the range
- * @end: last byte of the range
- *
- * kprobes must not write a site's bytes: arming rewrites them.  A probe
- * on a site's first byte, where its MARK_SYM symbol points, is allowed.
- *
- * Context: any; takes no lock (kprobes call it holding text_mutex, with
- * preemption off).
- * Return: 1 if the range touches a site other than at its first byte
- * alone, 0 otherwise.
- */
-int marker_text_reserved(void *start, void *end)
-{
-	unsigned long s = (unsigned long)start, e = (unsigned long)end;
-
-	if (marker_sites_reserved(__start___marker_sites, __stop___marker_sites, s, e) ||
-	    marker_calls_at(__start___marker_calls, __stop___marker_calls,
-			    s, e))
-		return 1;
-	return marker_module_text_reserved(s, e);
-}
-
-/**
- * marker_site_target_at() - the out-of-line block of the site at @addr
- * @addr: an address, the first byte of a site or not
- *
- * For kprobes, which emulate a site they probe as its current state says.
- *
- * Context: any; takes no lock.
- * Return: where the site jumps when armed, or 0 if @addr is not the first
- * byte of a site.
- */
-unsigned long marker_site_target_at(void *addr)
-{
-	unsigned long a = (unsigned long)addr, ret;
-
-	ret = marker_sites_target(__start___marker_sites, __stop___marker_sites, a);
-	return ret ?: marker_module_site_target(a);
-}
-
-NOKPROBE_SYMBOL(marker_site_target_at);
-
-/*
- * Sites to arm or disarm and calls to point elsewhere, gathered by
- * marker_patch_range() and handed to the arch in one call, which changes
- * them with a fixed number of syncs per chunk of MARKER_CHANGE_MAX: a
- * batch fills one chunk.  @err keeps the first error of the arch since
- * the last marker_batch_done().  Protected by markers_mutex.
- */
-static struct marker_batch {
-	struct marker_change v[MARKER_CHANGE_MAX];
-	unsigned int nr;
-	int err;
-} marker_batch;
-
-#ifdef CONFIG_MARKERS_KUNIT_TEST
-static void (*marker_test_flush)(const struct marker_change *v, unsigned int nr);
-
-/**
- * marker_test_set_flush() - set a hook on every batch of changes, for tests
- * @fn: called with a batch that is about to be written, markers_mutex
- *	held, to widen the window between choosing sites and writing them;
- *	NULL for none
- */
-void marker_test_set_flush(void (*fn)(const struct marker_change *v, unsigned int nr))
-{
-	WRITE_ONCE(marker_test_flush, fn);
-}
-EXPORT_SYMBOL_IF_KUNIT(marker_test_set_flush);
-
-static void marker_test_flush_hook(const struct marker_batch *b)
-{
-	typeof(marker_test_flush) fn = READ_ONCE(marker_test_flush);
-
-	if (fn)
-		fn(b->v, b->nr);
-}
-#else
-static inline void marker_test_flush_hook(const struct marker_batch *b)
-{
-}
-#endif
-
-static void marker_batch_flush(void)
-{
-	struct marker_batch *b = &marker_batch;
-	int ret;
-
-	lockdep_assert_held(&markers_mutex);
-	if (b->nr) {
-		marker_test_flush_hook(b);
-		ret = arch_marker_change(b->v, b->nr);
-		b->err = b->err ?: ret;
-	}
-	b->nr = 0;
-}
-
-/* Write what is left; return the first error since the last call. */
-static int marker_batch_done(void)
-{
-	int ret;
-
-	marker_batch_flush();
-	ret = marker_batch.err;
-	marker_batch.err = 0;
-	return ret;
-}
-
-static struct marker_change *marker_batch_next(void)
-{
-	struct marker_batch *b = &marker_batch;
-
-	if (b->nr == ARRAY_SIZE(b->v))
-		marker_batch_flush();
-	memset(&b->v[b->nr], 0, sizeof(b->v[0]));
-	return &b->v[b->nr++];
-}
-
-/* Whether @p, not empty, has a stub among its closures. */
-static bool marker_probes_stubbed(const struct marker_probe_closure *p)
-{
-	for (; p->func; p++)
-		if (p->func == marker_probe_stub)
-			return true;
-	return false;
-}
-
-/*
- * What a call of @m's probes should call: the only probe while @m has
- * exactly one, the array's trampoline while it has several and one,
- * marker_iterate() otherwise (no probe, more than a trampoline takes, or
- * a stub left by an unregistration that ran out of memory).
- */
-static unsigned long marker_call_wanted(const struct marker *m)
-{
-	const struct marker_probe_closure *p;
-	const struct marker_probes *array;
-
-	p = rcu_dereference_protected(m->probes,
-				      lockdep_is_held(&markers_mutex));
-	if (!p || marker_probes_stubbed(p))
-		return (unsigned long)marker_iterate;
-	if (!p[1].func)
-		return (unsigned long)p[0].func;
-	array = container_of(p, struct marker_probes, probes[0]);
-	return array->tramp ?: (unsigned long)marker_iterate;
-}
-
-/*
- * Set the sites and calls of the markers called @name in @r (all, for
- * NULL) as their struct marker says, or as a disconnected one would have
- * them (MARKER_OFF).
- */
-static void marker_patch_range(const struct marker_range *r,
-			       const char *name, unsigned int what)
-{
-	const struct marker_site *s;
-	const struct marker_probe_call *c;
-	struct marker_change *v;
-	const struct marker *m;
-
-	for (s = r->sites; what & (MARKER_SITES | MARKER_OFF) &&
-	     s < r->sites_stop; s++) {
-		m = marker_site_marker(s);
-		if ((name && strcmp(m->name, name)) ||
-		    !marker_site_writable(s, r))
-			continue;
-		v = marker_batch_next();
-		v->site = s;
-		v->armed = !(what & MARKER_OFF) && READ_ONCE(m->state);
-	}
-	for (c = r->calls;
-	     what & (MARKER_CALLS | MARKER_ITERATE | MARKER_OFF) &&
-	     c < r->calls_stop; c++) {
-		m = marker_probe_call_marker(c);
-		if ((name && strcmp(m->name, name)) ||
-		    !marker_text_writable(marker_probe_call_code(c), r))
-			continue;
-		v = marker_batch_next();
-		v->call = c;
-		v->target = what & (MARKER_ITERATE | MARKER_OFF) ?
-			    (unsigned long)marker_iterate :
-			    marker_call_wanted(m);
-	}
-}
-#else
-static int marker_batch_done(void)
-{
-	return 0;
-}
-
-static void marker_patch_range(const struct marker_range *r,
-			       const char *name, unsigned int what)
-{
-}
-#endif
-
 /* Connect the markers called @e's name in @r to @e's probes, or not. */
 static void marker_connect_range(const struct marker_range *r,
 				 const struct marker_entry *e)
@@ -921,7 +532,7 @@ static int marker_patch(const struct marker_entry *e, unsigned int what)
 	lockdep_assert_held(&markers_mutex);
 	list_for_each_entry(r, &marker_ranges, list)
 		marker_patch_range(r, e->name, what);
-	return marker_batch_done();
+	return marker_patch_apply();
 }
 
 /*
@@ -1182,33 +793,6 @@ static int marker_entry_switch(struct marker_entry *e,
 	return marker_patch(e, MARKER_CALLS);
 }
 
-#ifdef CONFIG_HAVE_ARCH_MARKERS
-/* Give @p, of @nr closures, a trampoline if it may have one. */
-static bool marker_tramp_get(struct marker_probes *p, unsigned int nr)
-{
-	if (nr < 2 || p->tramp || marker_probes_stubbed(p->probes))
-		return false;
-	p->tramp = arch_marker_tramp_get(p->probes, nr);
-	return p->tramp;
-}
-
-static void marker_tramp_put(struct marker_probes *p)
-{
-	if (p->tramp)
-		arch_marker_tramp_put(p->tramp);
-	p->tramp = 0;
-}
-#else
-static bool marker_tramp_get(struct marker_probes *p, unsigned int nr)
-{
-	return false;
-}
-
-static void marker_tramp_put(struct marker_probes *p)
-{
-}
-#endif
-
 /*
  * marker_entry_switch(), for calls that may be at a trampoline: calls
  * leave the old array's before anything else changes, and go to the new
@@ -1351,6 +935,54 @@ unlock:
 }
 EXPORT_SYMBOL_GPL(marker_select);
 
+static void marker_select_show_range(struct seq_file *f,
+				     const struct marker_range *r)
+{
+	const struct marker_entry *e;
+	const struct marker *m;
+
+	for (m = r->start; m < r->stop; m++) {
+		if (!m->format)
+			continue;
+		e = marker_entry_find(m->name);
+		seq_printf(f, "%s:%u [%s]%s %s =%s%s\n", m->file, m->line,
+			   marker_owner(r->mod), m->func, m->name,
+			   marker_query_match(e ? e->query : NULL, m, r->mod) ?
+			   "s" : "_", READ_ONCE(m->state) ? "e" : "");
+	}
+}
+
+/**
+ * marker_select_show() - list every marker site and the queries in force
+ * @f: where to
+ *
+ * First the queries in force, one per line, as "# marker NAME WORDS";
+ * then every MARK() expansion of vmlinux and of the loaded modules, as
+ * "FILE:LINE [OWNER]FUNCTION NAME =FLAGS", FLAGS being "s" if the name's
+ * query selects it ("_" if not) followed by "e" while it is enabled.
+ *
+ * Return: 0.
+ */
+int marker_select_show(struct seq_file *f)
+{
+	const struct marker_range *r;
+	const struct marker_entry *e;
+	int bkt;
+
+	mutex_lock(&markers_mutex);
+	hash_for_each(marker_table, bkt, e, hlist) {
+		if (!e->query)
+			continue;
+		seq_printf(f, "# marker %s", e->name);
+		marker_query_show(f, e->query);
+		seq_putc(f, '\n');
+	}
+	list_for_each_entry(r, &marker_ranges, list)
+		marker_select_show_range(f, r);
+	mutex_unlock(&markers_mutex);
+	return 0;
+}
+
 /**
  * marker_probe_register() - connect a probe to a marker by name
  * @name: the marker's name
@@ -1373,6 +1005,7 @@ int marker_probe_register(const char *name, const char *format,
 			  marker_probe_func *probe, void *probe_private)
 {
 	struct marker_probes *new, *old;
+	bool sites_armed = false;
 	struct marker_entry *e;
 	unsigned int old_nr;
 	char *fmt = NULL;
@@ -1389,44 +1022,46 @@ int marker_probe_register(const char *name, const char *format,
 	ret = -ENOMEM;
 	e = marker_entry_find_or_add(name);
 	if (!e)
-		goto unlock;
+		goto err_unlock;
 	ret = marker_check_format(e, format);
 	if (ret)
-		goto put;
+		goto err_put;
 	if (format && !e->format) {
 		ret = -ENOMEM;
 		fmt = kstrdup(format, GFP_KERNEL);
 		if (!fmt)
-			goto put;
+			goto err_put;
 	}
 	ret = marker_probes_add(e, probe, probe_private, &new);
 	if (ret < 0)
-		goto free_fmt;
+		goto err_free_fmt;
 	if (fmt)
 		e->format = fmt;
 	old = e->probes;
 	old_nr = e->nr_probes;
 	ret = marker_entry_set(e, new, ret);
 	if (ret)
-		goto restore;
+		goto err_restore;
 	if (old)
 		marker_probes_free(old);
-	goto unlock;
+	markers_unlock();
+	return 0;
 
-restore:
+err_restore:
 	/* A site was refused: connect what was there before, and fail. */
 	marker_entry_set(e, old, old_nr);
 	marker_probes_free(new);
 	if (fmt)
 		e->format = NULL;
-free_fmt:
+	sites_armed = true;
+err_free_fmt:
 	kfree(fmt);
-put:
+err_put:
 	marker_entry_put(e);
-unlock:
+err_unlock:
 	markers_unlock();
-	/* Sites armed meanwhile may have called @probe. */
-	if (ret == -EINVAL)
+	/* Sites armed before the refusal may have called @probe. */
+	if (sites_armed)
 		synchronize_rcu();
 	return ret;
 }
@@ -1589,22 +1224,6 @@ bool marker_is_loaded(const char *name)
 }
 #endif
 
-#ifdef CONFIG_HAVE_ARCH_MARKERS
-/**
- * marker_free_init_mem() - vmlinux init memory is about to be freed
- *
- * Called by kernel_init() before it frees init memory (and built-in
- * __exit text with it): no site there is written from now on, and a
- * batch that chose one before has been written when this returns.
- */
-void __init marker_free_init_mem(void)
-{
-	mutex_lock(&markers_mutex);
-	marker_vmlinux.init_freed = true;
-	mutex_unlock(&markers_mutex);
-}
-#endif
-
 /**
  * marker_synchronize_unregister() - wait for probe calls in flight
  *
@@ -1639,70 +1258,15 @@ static int marker_module_coming(struct module *mod)
 	r->mod = mod;
 	r->start = mod->markers;
 	r->stop = mod->markers + mod->num_markers;
-#ifdef CONFIG_HAVE_ARCH_MARKERS
-	r->sites = mod->marker_sites;
-	r->sites_stop = mod->marker_sites + mod->num_marker_sites;
-	r->calls = mod->marker_calls;
-	r->calls_stop = mod->marker_calls + mod->num_marker_calls;
-	r->init_start = (unsigned long)mod->mem[MOD_INIT_TEXT].base;
-	r->init_end = r->init_start + mod->mem[MOD_INIT_TEXT].size;
-#endif
+	marker_range_init_sites(r, mod);
 	marker_range_connect_waiting(r);
 	/* Code that never ran: no grace period before a call changes. */
 	marker_patch_range(r, NULL, MARKER_SITES | MARKER_CALLS);
 	/* A refused site is logged; the module's other sites still work. */
-	marker_batch_done();
+	marker_patch_apply();
 	list_add_tail(&r->list, &marker_ranges);
 	return 0;
 }
-
-#ifdef CONFIG_HAVE_ARCH_MARKERS
-/* Point the calls in @r's init text at marker_iterate(). */
-static void marker_patch_init_calls(const struct marker_range *r)
-{
-	const struct marker_probe_call *c;
-	struct marker_change *v;
-	unsigned long code;
-
-	for (c = r->calls; c < r->calls_stop; c++) {
-		code = marker_probe_call_code(c);
-		if (r->init_freed || code < r->init_start ||
-		    code >= r->init_end)
-			continue;
-		v = marker_batch_next();
-		v->call = c;
-		v->target = (unsigned long)marker_iterate;
-	}
-}
-
-/*
- * The module's init text is freed once this returns, and its sites are
- * never written again; but do_init_module() calls the MODULE_STATE_LIVE
- * notifiers before async_synchronize_full(), so the module's async
- * __init work may still pass them.  A call there left pointing at a
- * single probe would call it after it is replaced, with its successor's
- * probe_private, and after its module is gone.  Point those calls at
- * marker_iterate(), which calls whatever probes the site reads.
- */
-static void marker_module_live(struct module *mod)
-{
-	struct marker_range *r;
-
-	lockdep_assert_held(&markers_mutex);
-	list_for_each_entry(r, &marker_ranges, list) {
-		if (r->mod != mod)
-			continue;
-		marker_patch_init_calls(r);
-		/* A call refused is logged; it is left as it was. */
-		marker_batch_done();
-		r->init_freed = true;
-	}
-}
-#else
-static inline void marker_module_live(struct module *mod)
-{
-}
-#endif
 
 /*
  * A going module's code may still run: a write to one of its parameters
@@ -1722,13 +1286,34 @@ static void marker_module_going(struct module *mod)
 		if (r->mod != mod)
 			continue;
 		marker_patch_range(r, NULL, MARKER_OFF);
-		marker_batch_done();
+		marker_patch_apply();
 		for (m = r->start; m < r->stop; m++)
 			marker_set_probes(m, NULL, mod);
 		list_del(&r->list);
 		kfree(r);
 		return;
 	}
+}
+
+/*
+ * What follows the core's own work on a module with markers; called
+ * without markers_mutex (the marker events take event_mutex, which is
+ * taken before it).
+ */
+static BLOCKING_NOTIFIER_HEAD(marker_module_chain);
+
+/**
+ * register_marker_module_notifier() - follow modules with markers
+ * @nb: called with MODULE_STATE_COMING once a module's markers are
+ *	connected and its sites armed, and with MODULE_STATE_GOING before
+ *	they are disconnected, and before the trace core removes the
+ *	module's events; its data is the module
+ *
+ * Return: 0.
+ */
+int register_marker_module_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&marker_module_chain, nb);
 }
 
 static int marker_module_notify(struct notifier_block *nb,
@@ -1740,6 +1325,8 @@ static int marker_module_notify(struct notifier_block *nb,
 	if (!mod->num_markers)
 		return NOTIFY_DONE;
 
+	if (val == MODULE_STATE_GOING)
+		blocking_notifier_call_chain(&marker_module_chain, val, mod);
 	markers_lock();
 	switch (val) {
 	case MODULE_STATE_COMING:
@@ -1753,13 +1340,18 @@ static int marker_module_notify(struct notifier_block *nb,
 		break;
 	}
 	markers_unlock();
+	if (val == MODULE_STATE_COMING && !ret)
+		blocking_notifier_call_chain(&marker_module_chain, val, mod);
 	return notifier_from_errno(ret);
 }
 
-/* Before KUnit's notifier (priority 0), so module tests see connections. */
+/*
+ * Above the trace core's notifier (priority 1), which removes a going
+ * module's events, and KUnit's (priority 0), which runs its tests.
+ */
 static struct notifier_block marker_module_nb = {
 	.notifier_call = marker_module_notify,
-	.priority = 1,
+	.priority = 2,
 };
 
 static int __init marker_init(void)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What kernel/marker.c shares with the rest of the markers core
- * (marker_debugfs.c): its tables and the lock that protects them.
+ * (marker_select.c, marker_debugfs.c, and marker_patch.c where the
+ * architecture patches its own sites): its tables and the lock that
+ * protects them.
  */
 #ifndef _KERNEL_MARKER_INTERNAL_H
 #define _KERNEL_MARKER_INTERNAL_H
@@ -10,10 +12,29 @@
 #include <linux/list.h>
 #include <linux/marker.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 
-struct marker_probes;
 struct marker_query;
 struct module;
+
+/**
+ * struct marker_probes - an RCU-managed, NULL-terminated probe array
+ * @rcu: frees the array once no site can still be reading it
+ * @tramp: where the architecture patches calls, a trampoline that calls
+ *	   these probes, or 0 (arch_marker_tramp_get())
+ * @probes: the closures, in registration order, then a NULL @func
+ */
+struct marker_probes {
+	struct rcu_head rcu;
+	unsigned long tramp;
+	struct marker_probe_closure probes[];
+};
+
+/* What marker_patch() and marker_patch_range() change. */
+#define MARKER_SITES	1	/* arm the sites of connected markers */
+#define MARKER_CALLS	2	/* point calls at what marker_call_wanted() says */
+#define MARKER_ITERATE	4	/* point calls at marker_iterate() */
+#define MARKER_OFF	8	/* disarm the sites, point calls at marker_iterate() */
 
 /**
  * struct marker_entry - the probes connected to one marker name
@@ -51,7 +72,7 @@ struct marker_entry {
  * @init_end: one past its end
  * @init_freed: init text is gone, or about to go: its sites are never
  *		written again.  Set under markers_mutex before the text is
- *		freed, so that no batch is pending then.
+ *		freed, so that no change is pending then.
  *
  * Only patchable sites need the init text's bounds: jump labels keep off
  * freed init text by themselves, and a flag test writes no text.
@@ -79,18 +100,62 @@ extern struct mutex markers_mutex;
 extern struct hlist_head marker_table[1 << MARKER_HASH_BITS];
 extern struct list_head marker_ranges;
 
+/* kernel/marker.c */
 struct marker_entry *marker_entry_find(const char *name);
+bool marker_name_present(const char *name);
+void marker_probe_stub(void *probe_private, void *call_private,
+		       const char *fmt, va_list *args);
 
-/* kernel/marker_select.c */
+/* kernel/marker_patch.c: the architecture's own sites */
+#ifdef CONFIG_HAVE_ARCH_MARKERS
+bool marker_site_writable(const struct marker_site *s,
+			  const struct marker_range *r);
+void marker_patch_range(const struct marker_range *r, const char *name,
+			unsigned int what);
+int marker_patch_apply(void);
+bool marker_tramp_get(struct marker_probes *p, unsigned int nr);
+void marker_tramp_put(struct marker_probes *p);
+void marker_range_init_sites(struct marker_range *r, struct module *mod);
+void marker_module_live(struct module *mod);
+#else
+/* Jump labels and flag tests: the static keys do what there is to do. */
+static inline void marker_patch_range(const struct marker_range *r,
+				      const char *name, unsigned int what)
+{
+}
+
+static inline int marker_patch_apply(void)
+{
+	return 0;
+}
+
+static inline bool marker_tramp_get(struct marker_probes *p, unsigned int nr)
+{
+	return false;
+}
+
+static inline void marker_tramp_put(struct marker_probes *p)
+{
+}
+
+static inline void marker_range_init_sites(struct marker_range *r,
+					   struct module *mod)
+{
+}
+
+static inline void marker_module_live(struct module *mod)
+{
+}
+#endif
+
+/* kernel/marker_select.c: query words, parsed, matched and printed */
+struct seq_file;
 int marker_query_parse(const char *name, const char *query,
 		       struct marker_query **qp);
 void marker_query_free(struct marker_query *q);
 bool marker_query_match(const struct marker_query *q, const struct marker *m,
 			struct module *mod);
-bool marker_name_present(const char *name);
-#ifdef CONFIG_HAVE_ARCH_MARKERS
-bool marker_site_writable(const struct marker_site *s,
-			  const struct marker_range *r);
-#endif
+const char *marker_owner(struct module *mod);
+void marker_query_show(struct seq_file *f, const struct marker_query *q);
 
 #endif /* _KERNEL_MARKER_INTERNAL_H */

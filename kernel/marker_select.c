@@ -2,8 +2,9 @@
 /*
  * Selecting a marker's sites: the queries of marker_select(), which choose
  * among the MARK() expansions of one marker name by module, source file,
- * function and line, as dynamic debug's queries choose pr_debug() sites,
- * and the listing of every expansion with its selection.
+ * function and line, as dynamic debug's queries choose pr_debug() sites:
+ * parsed, matched against an expansion and printed back.  kernel/marker.c
+ * keeps the queries in force and applies them.
  *
  * See Documentation/trace/markers.rst, section 5.
  */
@@ -163,7 +164,8 @@ void marker_query_free(struct marker_query *q)
 	kfree(q);
 }
 
-static const char *marker_owner(struct module *mod)
+/* The name "module" words match: the module's, or "vmlinux". */
+const char *marker_owner(struct module *mod)
 {
 	return mod ? module_name(mod) : "vmlinux";
 }
@@ -193,7 +195,7 @@ bool marker_query_match(const struct marker_query *q, const struct marker *m,
 }
 
 /* @q as words that marker_select() takes back. */
-static void marker_query_show(struct seq_file *f, const struct marker_query *q)
+void marker_query_show(struct seq_file *f, const struct marker_query *q)
 {
 	if (q->module)
 		seq_printf(f, " module %s", q->module);
@@ -205,52 +207,4 @@ static void marker_query_show(struct seq_file *f, const struct marker_query *q)
 		seq_printf(f, " line %u", q->line_lo);
 	else if (q->lines)
 		seq_printf(f, " line %u-%u", q->line_lo, q->line_hi);
-}
-
-static void marker_select_show_range(struct seq_file *f,
-				     const struct marker_range *r)
-{
-	const struct marker_entry *e;
-	const struct marker *m;
-
-	for (m = r->start; m < r->stop; m++) {
-		if (!m->format)
-			continue;
-		e = marker_entry_find(m->name);
-		seq_printf(f, "%s:%u [%s]%s %s =%s%s\n", m->file, m->line,
-			   marker_owner(r->mod), m->func, m->name,
-			   marker_query_match(e ? e->query : NULL, m, r->mod) ?
-			   "s" : "_", READ_ONCE(m->state) ? "e" : "");
-	}
-}
-
-/**
- * marker_select_show() - list every marker site and the queries in force
- * @f: where to
- *
- * First the queries in force, one per line, as "# marker NAME WORDS";
- * then every MARK() expansion of vmlinux and of the loaded modules, as
- * "FILE:LINE [OWNER]FUNCTION NAME =FLAGS", FLAGS being "s" if the name's
- * query selects it ("_" if not) followed by "e" while it is enabled.
- *
- * Return: 0.
- */
-int marker_select_show(struct seq_file *f)
-{
-	const struct marker_range *r;
-	const struct marker_entry *e;
-	int bkt;
-
-	mutex_lock(&markers_mutex);
-	hash_for_each(marker_table, bkt, e, hlist) {
-		if (!e->query)
-			continue;
-		seq_printf(f, "# marker %s", e->name);
-		marker_query_show(f, e->query);
-		seq_putc(f, '\n');
-	}
-	list_for_each_entry(r, &marker_ranges, list)
-		marker_select_show_range(f, r);
-	mutex_unlock(&markers_mutex);
-	return 0;
 }

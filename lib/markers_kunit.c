@@ -1415,12 +1415,12 @@ static struct kunit_suite markers_test_suite = {
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 /*
- * vmlinux init text freed while a batch that chose one of its sites is
+ * vmlinux init text freed while a chunk that chose one of its sites is
  * being written.  A thread connects a probe to markers_kunit_init_race,
- * whose site is in init text, and holds its batch (marker_test_set_flush())
+ * whose site is in init text, and holds its chunk (marker_test_set_flush())
  * until the kernel sets SYSTEM_FREEING_INITMEM, which it does after every
  * suite has run, then until init memory is freed, or 2 s.  The kernel
- * must not free it while the batch is pending.  The verdict is logged
+ * must not free it while the chunk is pending.  The verdict is logged
  * after the boot; test_init.sh reads it.
  */
 static struct {
@@ -1435,14 +1435,11 @@ static char *init_race_verdict = "not run";
 module_param_named(init_race, init_race_verdict, charp, 0444);
 MODULE_PARM_DESC(init_race, "Whether init memory was there when the init race's site was written");
 
-static void init_race_flush(const struct marker_change *v, unsigned int nr)
+static void init_race_flush(unsigned long addr)
 {
-	unsigned int i, ms;
+	unsigned int ms;
 
-	for (i = 0; i < nr && (!v[i].site ||
-			       marker_site_code(v[i].site) != init_race.site); i++)
-		;
-	if (i == nr)
+	if (addr != init_race.site)
 		return;
 	complete(&init_race.chosen);
 	for (ms = 0; ms < 300000 && system_state < SYSTEM_FREEING_INITMEM;

@@ -86,9 +86,9 @@ MODULE_PARM_DESC(pass, "Pass marker test_markers_event with this value");
 /*
  * init_race=1: a thread connects a probe to test_markers_init_race, whose
  * site is in this module's init text, while the module initializes, and
- * holds the batch (marker_test_set_flush()) until init text is freed or 3 s
+ * holds the chunk (marker_test_set_flush()) until init text is freed or 3 s
  * have passed.  The module then finishes initializing, and its init text
- * must not be freed while the batch is pending.
+ * must not be freed while the chunk is pending.
  */
 static bool init_race;
 module_param(init_race, bool, 0444);
@@ -111,14 +111,11 @@ static void race_probe(void *probe_private, void *call_private,
 {
 }
 
-static void race_flush(const struct marker_change *v, unsigned int nr)
+static void race_flush(unsigned long addr)
 {
-	unsigned int i, ms;
+	unsigned int ms;
 
-	for (i = 0; i < nr && (!v[i].site ||
-			       marker_site_code(v[i].site) != race.site); i++)
-		;
-	if (i == nr)
+	if (addr != race.site)
 		return;
 	complete(&race.chosen);
 	for (ms = 0; ms < 3000 && vmalloc_to_page((void *)race.site); ms += 20)

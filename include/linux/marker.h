@@ -272,29 +272,15 @@ static inline struct marker *marker_probe_call_marker(const struct marker_probe_
 extern struct marker_probe_call __start___marker_calls[];
 extern struct marker_probe_call __stop___marker_calls[];
 
-/**
- * struct marker_change - one instruction for the arch to change
- * @site: a site to arm or disarm, or NULL
- * @call: a call to point at @target, or NULL
- * @armed: for @site, whether to arm it
- * @target: for @call, the function it calls
- */
-struct marker_change {
-	const struct marker_site *site;
-	const struct marker_probe_call *call;
-	bool armed;
-	unsigned long target;
-};
-
 void marker_iterate(void *probe_private, void *call_private, const char *fmt,
 		    va_list *args, struct marker_probe_closure *p);
-int arch_marker_change(const struct marker_change *v, unsigned int nr);
+void arch_marker_queue_site(const struct marker_site *s, bool armed);
+void arch_marker_queue_call(const struct marker_probe_call *c,
+			    unsigned long target);
+int arch_marker_apply(void);
 unsigned long arch_marker_tramp_get(const struct marker_probe_closure *p,
 				    unsigned int nr);
 void arch_marker_tramp_put(unsigned long addr);
-int arch_marker_sites_set(const struct marker_site *const *sites,
-			  unsigned int nr, bool armed);
-int arch_marker_site_set(const struct marker_site *s, bool armed);
 bool arch_marker_site_armed(const struct marker_site *s);
 void arch_marker_lock(void);
 void arch_marker_unlock(void);
@@ -533,6 +519,8 @@ void *marker_get_private_data(const char *name, marker_probe_func *probe,
 void marker_synchronize_unregister(void);
 int marker_select(const char *name, const char *query);
 int marker_select_show(struct seq_file *f);
+struct notifier_block;
+int register_marker_module_notifier(struct notifier_block *nb);
 #ifdef CONFIG_HAVE_ARCH_MARKERS
 void marker_free_init_mem(void);
 #else

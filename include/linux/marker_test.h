@@ -17,8 +17,13 @@ bool marker_is_loaded(const char *name);
 #endif
 
 #if defined(CONFIG_MARKERS) && defined(CONFIG_HAVE_ARCH_MARKERS)
+/* Arm or disarm sites directly, whatever their markers' probes. */
+int arch_marker_sites_set(const struct marker_site *const *sites,
+			  unsigned int nr, bool armed);
+int arch_marker_site_set(const struct marker_site *s, bool armed);
+
 #ifdef CONFIG_MARKERS_KUNIT_TEST
-void marker_test_set_flush(void (*fn)(const struct marker_change *v, unsigned int nr));
+void marker_test_set_flush(void (*fn)(unsigned long addr));
 #endif
 
 /* The first vmlinux site of the marker @name, or NULL. */

@@ -787,47 +787,38 @@ static void marker_events_add(struct marker *start, struct marker *stop,
 }
 
 #ifdef CONFIG_MODULES
-/* A module's events, after the markers core (priority 1) saw its sites. */
-static int marker_events_coming(struct notifier_block *nb, unsigned long val,
-				void *data)
+/* A module's events go before the trace core's notifier removes them. */
+static void marker_events_remove(struct module *mod)
 {
-	struct module *mod = data;
-
-	if (val != MODULE_STATE_COMING || !mod->num_markers)
-		return NOTIFY_DONE;
-	marker_events_add(mod->markers, mod->markers + mod->num_markers, mod);
-	return NOTIFY_OK;
-}
-
-/*
- * Before the trace core's notifier (priority 1), which would remove the
- * events the module owns without taking their triggers off first, and
- * which then clears the buffers that held records of removed events.
- */
-static int marker_events_going(struct notifier_block *nb, unsigned long val,
-			       void *data)
-{
-	struct module *mod = data;
 	struct marker *m;
 
-	if (val != MODULE_STATE_GOING || !mod->num_markers)
-		return NOTIFY_DONE;
 	mutex_lock(&event_mutex);
 	for (m = mod->markers; m < mod->markers + mod->num_markers; m++)
 		if (m->format)
 			marker_event_remove_user(m, mod);
 	mutex_unlock(&event_mutex);
+}
+
+/*
+ * From the markers core: a coming module's events once its markers are
+ * connected; a going module's taken off (triggers first) before the trace
+ * core removes them and clears the buffers that held their records.
+ */
+static int marker_events_module_notify(struct notifier_block *nb,
+				       unsigned long val, void *data)
+{
+	struct module *mod = data;
+
+	if (val == MODULE_STATE_COMING)
+		marker_events_add(mod->markers,
+				  mod->markers + mod->num_markers, mod);
+	else if (val == MODULE_STATE_GOING)
+		marker_events_remove(mod);
 	return NOTIFY_OK;
 }
 
-static struct notifier_block marker_events_coming_nb = {
-	.notifier_call = marker_events_coming,
-	.priority = 0,
-};
-
-static struct notifier_block marker_events_going_nb = {
-	.notifier_call = marker_events_going,
-	.priority = 2,
+static struct notifier_block marker_events_module_nb = {
+	.notifier_call = marker_events_module_notify,
 };
 #endif
 
@@ -840,8 +831,7 @@ static int __init marker_events_init(void)
 {
 	marker_events_add(__start___markers, __stop___markers, NULL);
 #ifdef CONFIG_MODULES
-	return register_module_notifier(&marker_events_coming_nb) ?:
-	       register_module_notifier(&marker_events_going_nb);
+	return register_marker_module_notifier(&marker_events_module_nb);
 #else
 	return 0;
 #endif

@@ -49,6 +49,7 @@
 #include <asm/debugreg.h>
 #include <asm/sections.h>
 #include <asm/text-patching.h>
+#include <kunit/visibility.h>
 
 /**
  * DOC: x86-64 sites
@@ -261,10 +262,8 @@
  *   the chunk's number and release flag, which the patcher writes with
  *   release stores.
  * I3
- *   Only text that exists is written.  Every batch is chosen and written
- *   under markers_mutex, and whoever frees text with sites in it takes
- *   markers_mutex first and marks it gone ("Modules and init text" in
- *   kernel/marker.c).
+ *   Only text that exists is written ("Init text" in
+ *   kernel/marker_patch.c).
  * I4
  *   A site's bytes are checked before it is written.  Anything but its
  *   old or its new state (another patcher's bytes, an int3 that no armed
@@ -370,11 +369,15 @@ struct marker_poke {
  * @seq: counts chunks: a held task waits for the one it trapped in
  * @patcher: the task writing them, which must never wait for itself
  * @refs: 1 for the patcher, plus 1 per CPU looking at @vec
+ * @err: -EINVAL once an instruction was refused since the last
+ *	 arch_marker_apply()
  *
- * text_mutex serializes patchers.  While @refs is 0 the patcher fills in
- * the other fields; it sets @refs to 1 before the first int3 is written,
- * and after the last sync drops its reference and waits for @refs to reach
- * 0 before it changes anything again.  The int3 handler reads the fields
+ * arch_marker_lock() keeps one patcher from its first queued instruction
+ * to arch_marker_apply(), and text_mutex is held wherever the fields
+ * change.  While @refs is 0 the patcher fills in the other fields; it sets
+ * @refs to 1 before the first int3 is written, and after the last sync
+ * drops its reference and waits for @refs to reach 0 before it changes
+ * anything again.  The int3 handler reads the fields
  * only while it holds a reference, with interrupts off: this is
  * text_poke_bp()'s bp_desc discipline.  Held tasks take no reference:
  * they read @seq and @released only, which the patcher publishes with
@@ -387,6 +390,7 @@ static struct marker_poke_desc {
 	unsigned long seq;
 	struct task_struct *patcher;
 	atomic_t refs;
+	int err;
 } marker_desc;
 
 /*
@@ -424,6 +428,30 @@ static __always_inline void marker_stat_max(u64 *max, u64 start)
 }
 
 #ifdef CONFIG_MARKERS_KUNIT_TEST
+static void (*marker_test_flush)(unsigned long addr);
+
+/**
+ * marker_test_set_flush() - set a hook on every chunk, for tests
+ * @fn: called with the address of each instruction of a chunk before the
+ *	chunk is written, arch_marker_lock() and the CPU hotplug lock held,
+ *	to widen the window between choosing instructions and writing them;
+ *	NULL for none
+ */
+void marker_test_set_flush(void (*fn)(unsigned long addr))
+{
+	WRITE_ONCE(marker_test_flush, fn);
+}
+EXPORT_SYMBOL_IF_KUNIT(marker_test_set_flush);
+
+static void marker_test_flush_hook(const struct marker_poke_desc *d)
+{
+	void (*fn)(unsigned long addr) = READ_ONCE(marker_test_flush);
+	unsigned int i;
+
+	for (i = 0; fn && i < d->nr; i++)
+		fn(d->vec[i].addr);
+}
+
 /*
  * Called with step 0 after each write to the instructions of a chunk, and
  * with step n after the sync that ends step n: lets KUnit stop the
@@ -454,6 +482,10 @@ static void marker_test_held(struct pt_regs *regs)
 		fn(regs);
 }
 #else
+static inline void marker_test_flush_hook(const struct marker_poke_desc *d)
+{
+}
+
 static inline void marker_test_step(unsigned int step)
 {
 }
@@ -636,8 +668,9 @@ static __always_inline bool marker_may_hold(const struct pt_regs *regs)
  * marker_int3_handler() - handle an int3 on an instruction being changed
  * @regs: the trap's registers
  *
- * Called from exc_int3() before any other int3 user, and self-contained:
- * it calls nothing that could itself meet a site.
+ * Called from exc_int3() after poke_int3_handler() and before every other
+ * int3 user, and self-contained: it calls nothing that could itself meet
+ * a site.
  *
  * Return: true if the int3 was on an instruction being changed and is
  * handled: @regs then go to the hold or to the new instruction.
@@ -1064,57 +1097,93 @@ void arch_marker_unlock(void)
 	kprobe_text_unlock();
 }
 
-/*
- * kprobe_mutex and the CPU hotplug lock are the caller's, taken in that
- * order after markers_mutex (markers_lock() in kernel/marker.c); then
- * text_mutex.
- */
-static struct marker_poke_desc *marker_patch_begin(void)
+/* Write the chunk queued so far, if any. */
+static void marker_queue_flush(struct marker_poke_desc *d)
 {
-	lockdep_assert_cpus_held();
+	if (!d->nr)
+		return;
+	marker_test_flush_hook(d);
 	mutex_lock(&text_mutex);
-	return &marker_desc;
+	if (marker_poke_chunk(d))
+		d->err = -EINVAL;
+	mutex_unlock(&text_mutex);
 }
 
-static int marker_patch_end(struct marker_poke_desc *d)
+/*
+ * Make room in the chunk: a full one is written first.  Then take
+ * text_mutex, under which the instruction's bytes are checked and queued.
+ */
+static struct marker_poke_desc *marker_queue_begin(void)
 {
-	int ret = marker_poke_chunk(d);
+	struct marker_poke_desc *d = &marker_desc;
 
-	mutex_unlock(&text_mutex);
-	return ret;
+	lockdep_assert_cpus_held();
+	if (d->nr == MARKER_CHANGE_MAX)
+		marker_queue_flush(d);
+	mutex_lock(&text_mutex);
+	return d;
 }
 
 /**
- * arch_marker_change() - arm or disarm sites, point calls elsewhere
- * @v: the changes, each instruction at most once
- * @nr: how many
+ * arch_marker_queue_site() - queue a site to arm or disarm
+ * @s: the site, queued at most once before arch_marker_apply()
+ * @armed: true to make it jump to its out-of-line block, false for a NOP
  *
- * Instructions change MARKER_CHANGE_MAX at a time, with three syncs per
- * chunk.  A site's bytes must be what its other state says they are,
- * byte 0 being a kprobe's saved opcode where an armed kprobe sits; a call
- * must be a call.  Anything else (another patcher's bytes) is left alone
- * and logged.
+ * Its bytes must be what its other state says they are, byte 0 being a
+ * kprobe's saved opcode where an armed kprobe sits: anything else
+ * (another patcher's bytes) is left alone and logged, and
+ * arch_marker_apply() fails.  A full chunk of MARKER_CHANGE_MAX is
+ * written first, with three syncs.
  *
- * Context: may sleep; kprobe_text_lock() and the CPU hotplug lock held;
- * takes text_mutex.
- * Return: 0, or -EINVAL if some instruction was not as expected; the
- * others are changed.
+ * Context: may sleep; arch_marker_lock() and the CPU hotplug lock held,
+ * from the first arch_marker_queue_site() or arch_marker_queue_call() to
+ * arch_marker_apply(); takes text_mutex.
  */
-int arch_marker_change(const struct marker_change *v, unsigned int nr)
+void arch_marker_queue_site(const struct marker_site *s, bool armed)
 {
-	struct marker_poke_desc *d = marker_patch_begin();
-	unsigned int i;
-	int ret = 0;
+	struct marker_poke_desc *d = marker_queue_begin();
 
-	for (i = 0; i < nr; i++) {
-		if (v[i].site ? marker_poke_add(d, v[i].site, v[i].armed) :
-				marker_poke_add_call(d, v[i].call,
-						     v[i].target))
-			ret = -EINVAL;
-		if (d->nr == MARKER_CHANGE_MAX && marker_poke_chunk(d))
-			ret = -EINVAL;
-	}
-	return marker_patch_end(d) ?: ret;
+	if (marker_poke_add(d, s, armed))
+		d->err = -EINVAL;
+	mutex_unlock(&text_mutex);
+}
+
+/**
+ * arch_marker_queue_call() - queue a call of probes to point elsewhere
+ * @c: the call, queued at most once before arch_marker_apply()
+ * @target: the function it is to call
+ *
+ * As arch_marker_queue_site(); a call must be a call.
+ *
+ * Context: as for arch_marker_queue_site().
+ */
+void arch_marker_queue_call(const struct marker_probe_call *c,
+			    unsigned long target)
+{
+	struct marker_poke_desc *d = marker_queue_begin();
+
+	if (marker_poke_add_call(d, c, target))
+		d->err = -EINVAL;
+	mutex_unlock(&text_mutex);
+}
+
+/**
+ * arch_marker_apply() - write what is queued
+ *
+ * Context: as for arch_marker_queue_site().
+ * Return: 0, or -EINVAL if an instruction queued since the last call was
+ * refused; the others are changed.
+ */
+int arch_marker_apply(void)
+{
+	struct marker_poke_desc *d = &marker_desc;
+	int ret;
+
+	lockdep_assert_cpus_held();
+	marker_queue_flush(d);
+	ret = d->err;
+	d->err = 0;
+	return ret;
 }
 
 /**
@@ -1124,32 +1193,26 @@ int arch_marker_change(const struct marker_change *v, unsigned int nr)
  * @armed: true to make them jump to their out-of-line calls, false for
  *	   NOPs
  *
- * As arch_marker_change(), for sites only, for tests and the torture
- * test.
+ * As arch_marker_queue_site() for each, then arch_marker_apply(), for
+ * tests and the torture test.
  *
- * Context: may sleep; takes kprobe_text_lock(), the CPU hotplug lock and
+ * Context: may sleep; takes arch_marker_lock(), the CPU hotplug lock and
  * text_mutex.
- * Return: as for arch_marker_change().
+ * Return: as for arch_marker_apply().
  */
 int arch_marker_sites_set(const struct marker_site *const *sites,
 			  unsigned int nr, bool armed)
 {
-	struct marker_poke_desc *d;
 	unsigned int i;
-	int ret = 0;
+	int ret;
 
-	kprobe_text_lock();
+	arch_marker_lock();
 	cpus_read_lock();
-	d = marker_patch_begin();
-	for (i = 0; i < nr; i++) {
-		if (marker_poke_add(d, sites[i], armed))
-			ret = -EINVAL;
-		if (d->nr == MARKER_CHANGE_MAX && marker_poke_chunk(d))
-			ret = -EINVAL;
-	}
-	ret = marker_patch_end(d) ?: ret;
+	for (i = 0; i < nr; i++)
+		arch_marker_queue_site(sites[i], armed);
+	ret = arch_marker_apply();
 	cpus_read_unlock();
-	kprobe_text_unlock();
+	arch_marker_unlock();
 	return ret;
 }
 
