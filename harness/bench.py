@@ -196,15 +196,11 @@ section('3c. Reading the debugfs listings',
 ksyms = [m.groups() for m in re.finditer(
     r'markers_bench: kallsyms (\S+) frames (\d+) of (\d+) stack (\d+)', text)]
 kread = dict(re.findall(r'markers_bench: kallsyms_read (\S+) ([0-9.]+)', text))
-modes = {'map': 'skip MARK_SYMs by the map built at boot',
-         'names': 'skip MARK_SYMs by reading names',
-         'none': 'no skipping (the lookup without markers)'}
-base = {int(s) for m, f, o, s in ksyms if m == 'none'}
+modes = {'map': 'skip MARK_SYMs by the map built at boot'}
 lines = []
 for mode, frames, own, stack in ksyms:
     rd = kread.get(mode)
     lines.append([modes.get(mode, mode), f'{int(stack):,}',
-                  f'{ratio(int(stack), min(base)):.3f}' if base else '-',
                   f'{float(rd):.2f} ms' if rd else '-'])
     table.append(['3d-kallsyms', f'{mode}, {frames} frames', stack,
                   'per trace', '', ''])
@@ -217,9 +213,8 @@ if lines:
             f'{ksyms[0][1]} frames deep with sprint_symbol() (the '
             f'{ksyms[0][2]} vmlinux return addresses of the benchmark\'s '
             'own call, repeated), and guest ms to read /proc/kallsyms '
-            'whole (perf stat task-clock, mean of 10, cat included); each '
-            'way in the same boot (kallsyms_markers_bench_mode).',
-            ['lookup', 'per trace', 'ratio', '/proc/kallsyms read'], lines)
+            'whole (perf stat task-clock, mean of 10, cat included).',
+            ['lookup', 'per trace', '/proc/kallsyms read'], lines)
 
 # 4 and 5: arming.
 kinds = [('mark-arm', 'marker arm'), ('mark-disarm', 'marker disarm [2]'),

@@ -894,22 +894,15 @@ free:
 }
 
 /*
- * kallsyms' address lookups skip MARK_SYMs.  Time them each way in one
- * boot (enum kallsyms_markers_bench_mode): naming the frames of a stack
- * trace 16 deep, as a stack dump does.  The frames are vmlinux's return
- * addresses on the way here, repeated: the module's own would time the
- * module's symbol table, which is searched apart.  The guest script
- * times a /proc/kallsyms read in each mode (bench_kallsyms_mode()).
+ * kallsyms' address lookups skip MARK_SYMs by a map built at boot.  Time
+ * them naming the frames of a stack trace 16 deep, as a stack dump does.
+ * The frames are vmlinux's return addresses on the way here, repeated:
+ * the module's own would time the module's symbol table, which is
+ * searched apart.  The guest script times a /proc/kallsyms read.
  */
 #define BENCH_FRAMES	16
 
 static unsigned long bench_frames[BENCH_FRAMES];
-
-static const char * const bench_kallsyms_modes[] = {
-	[KALLSYMS_MARKERS_BENCH_MAP] = "map",
-	[KALLSYMS_MARKERS_BENCH_NAMES] = "names",
-	[KALLSYMS_MARKERS_BENCH_NONE] = "none",
-};
 
 static void bench_name_frames(unsigned int n)
 {
@@ -939,7 +932,7 @@ static unsigned int bench_vmlinux_frames(void)
 static int bench_kallsyms(void)
 {
 	/* A lookup costs thousands of instructions: 100 traces at most. */
-	unsigned int i, m, own, n = min(READ_ONCE(loops), 100U);
+	unsigned int i, own, n = min(READ_ONCE(loops), 100U);
 	unsigned int nr = READ_ONCE(runs);
 	u64 t[BENCH_MAX_RUNS];
 
@@ -948,29 +941,11 @@ static int bench_kallsyms(void)
 		pr_err("kallsyms: no vmlinux frame to name\n");
 		return -ENOENT;
 	}
-	for (m = 0; m < ARRAY_SIZE(bench_kallsyms_modes); m++) {
-		WRITE_ONCE(kallsyms_markers_bench_mode, m);
-		bench_name_frames(1);	/* warm up */
-		for (i = 0; i < nr; i++)
-			t[i] = bench_time_one(bench_name_frames, n);
-		pr_info("kallsyms %s frames %u of %u stack %llu\n",
-			bench_kallsyms_modes[m], BENCH_FRAMES, own,
-			div_u64(bench_median(t, nr), n));
-	}
-	WRITE_ONCE(kallsyms_markers_bench_mode, KALLSYMS_MARKERS_BENCH_MAP);
-	return 0;
-}
-
-static int bench_kallsyms_mode(const char *mode)
-{
-	int m = match_string(bench_kallsyms_modes,
-			     ARRAY_SIZE(bench_kallsyms_modes), mode);
-
-	if (m < 0) {
-		pr_err("kallsyms_mode %s: map, names or none\n", mode);
-		return -EINVAL;
-	}
-	WRITE_ONCE(kallsyms_markers_bench_mode, m);
+	bench_name_frames(1);	/* warm up */
+	for (i = 0; i < nr; i++)
+		t[i] = bench_time_one(bench_name_frames, n);
+	pr_info("kallsyms map frames %u of %u stack %llu\n", BENCH_FRAMES,
+		own, div_u64(bench_median(t, nr), n));
 	return 0;
 }
 #else
@@ -991,11 +966,6 @@ static int bench_kallsyms(void)
 {
 	pr_err("kallsyms: no MARK_SYMs to skip on this architecture\n");
 	return -EOPNOTSUPP;
-}
-
-static int bench_kallsyms_mode(const char *mode)
-{
-	return bench_kallsyms();
 }
 #endif /* CONFIG_HAVE_ARCH_MARKERS */
 
@@ -1052,8 +1022,6 @@ static int bench_cmd(char *cmd)
 		return bench_arm();
 	if (nw == 1 && !strcmp(w[0], "kallsyms"))
 		return bench_kallsyms();
-	if (nw == 2 && !strcmp(w[0], "kallsyms_mode"))
-		return bench_kallsyms_mode(w[1]);
 	return 1;
 }
 

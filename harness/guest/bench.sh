@@ -44,16 +44,12 @@ own_sites() {
 }
 
 # kallsyms' lookups, and a /proc/kallsyms read (perf stat's mean
-# task-clock over 10, cat's exec included), with MARK_SYMs skipped by the
-# map, by name, and not at all.
+# task-clock over 10, cat's exec included), MARK_SYMs skipped by the map
+# built at boot.
 kallsyms() {
 	run kallsyms
-	for m in map names none; do
-		run kallsyms_mode $m
-		perf stat -x, -e task-clock -r 10 cat /proc/kallsyms 2>&1 \
-			> /dev/null | sed -n "s/^\([0-9.]*\),msec.*/markers_bench: kallsyms_read $m \1/p"
-	done
-	run kallsyms_mode map
+	perf stat -x, -e task-clock -r 10 cat /proc/kallsyms 2>&1 \
+		> /dev/null | sed -n "s/^\([0-9.]*\),msec.*/markers_bench: kallsyms_read map \1/p"
 }
 
 pass() {
