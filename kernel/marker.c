@@ -152,12 +152,14 @@
  * DOC: Modules and init text
  *
  * Every module with markers gets a range in marker_ranges from the core's
- * module notifier, which also calls what follows markers
- * (register_marker_module_notifier(): the marker events): for
- * MODULE_STATE_COMING after it connected the module's markers, for
- * MODULE_STATE_GOING before it disconnects them.  It runs above the trace
- * core's notifier, so that the marker events take their probes off a
- * going module's markers before the trace core removes its events.
+ * module notifier, which runs after jump_label's, so that a coming
+ * module's static keys are set up before the core enables one.  It calls
+ * what follows markers (register_marker_module_notifier(): the marker
+ * events) for MODULE_STATE_COMING once it connected the module's markers;
+ * for MODULE_STATE_GOING the core calls them from a notifier that runs
+ * before the trace core's, so that the marker events take their probes
+ * off before the trace core removes the module's events, and disconnects
+ * the markers after.
  *
  * MODULE_STATE_COMING
  *   the module's markers are connected to the probes that wait for their
@@ -1306,8 +1308,8 @@ static BLOCKING_NOTIFIER_HEAD(marker_module_chain);
  * register_marker_module_notifier() - follow modules with markers
  * @nb: called with MODULE_STATE_COMING once a module's markers are
  *	connected and its sites armed, and with MODULE_STATE_GOING before
- *	they are disconnected, and before the trace core removes the
- *	module's events; its data is the module
+ *	the trace core removes the module's events and before its markers
+ *	are disconnected; its data is the module
  *
  * Return: 0.
  */
@@ -1325,8 +1327,6 @@ static int marker_module_notify(struct notifier_block *nb,
 	if (!mod->num_markers)
 		return NOTIFY_DONE;
 
-	if (val == MODULE_STATE_GOING)
-		blocking_notifier_call_chain(&marker_module_chain, val, mod);
 	markers_lock();
 	switch (val) {
 	case MODULE_STATE_COMING:
@@ -1346,17 +1346,36 @@ static int marker_module_notify(struct notifier_block *nb,
 }
 
 /*
- * Above the trace core's notifier (priority 1), which removes a going
- * module's events, and KUnit's (priority 0), which runs its tests.
+ * Below jump_label's notifier (priority 1), which sets a coming module's
+ * static keys up before the core may enable one, as tracepoint.c's is.
  */
 static struct notifier_block marker_module_nb = {
 	.notifier_call = marker_module_notify,
+	.priority = 0,
+};
+
+/* A going module's markers, before the trace core removes its events. */
+static int marker_module_going_notify(struct notifier_block *nb,
+				      unsigned long val, void *data)
+{
+	struct module *mod = data;
+
+	if (val != MODULE_STATE_GOING || !mod->num_markers)
+		return NOTIFY_DONE;
+	blocking_notifier_call_chain(&marker_module_chain, val, mod);
+	return NOTIFY_OK;
+}
+
+/* Above the trace core's notifier (priority 1). */
+static struct notifier_block marker_module_going_nb = {
+	.notifier_call = marker_module_going_notify,
 	.priority = 2,
 };
 
 static int __init marker_init(void)
 {
-	return register_module_notifier(&marker_module_nb);
+	return register_module_notifier(&marker_module_nb) ?:
+	       register_module_notifier(&marker_module_going_nb);
 }
 early_initcall(marker_init);
 
