@@ -20,6 +20,7 @@
 #include <linux/string.h>
 #include <linux/trace_events.h>
 
+#include "marker_bpf.h"
 #include "marker_format.h"
 
 /*
@@ -49,7 +50,14 @@ static struct marker_bpf *marker_bpf_of(const struct bpf_raw_tp_link *link)
 	return container_of(link->btp, struct marker_bpf, map);
 }
 
-static unsigned int marker_bpf_nr_args(const struct marker_event *ev)
+/**
+ * marker_bpf_nr_args - how many arguments a raw_tp program on an event reads
+ * @ev: the marker's event
+ *
+ * Return: one per conversion and per '*' width or precision, at most
+ * MARKER_BPF_MAX_ARGS.
+ */
+unsigned int marker_bpf_nr_args(const struct marker_event *ev)
 {
 	unsigned int i, n = 0;
 
@@ -70,9 +78,23 @@ void bpf_marker_fetch(const struct bpf_raw_tp_link *link, va_list *args,
 		      u64 *v)
 {
 	const struct marker_bpf *mb = marker_bpf_of(link);
-	const struct marker_event *ev = mb->ev;
-	unsigned int i, s, n = 0, nr = mb->map.num_args;
+
+	marker_bpf_read_args(mb->ev, args, v, mb->map.num_args);
+}
+
+/**
+ * marker_bpf_read_args - read the arguments of a va_list without slots
+ * @ev: the marker's event, whose format describes them
+ * @args: the arguments
+ * @v: filled with the first @nr, each widened to 64 bits as a site's slot
+ *     holds it on a 64-bit machine: sign-extended if its type is signed
+ * @nr: how many, at most marker_bpf_nr_args(@ev)
+ */
+void marker_bpf_read_args(const struct marker_event *ev, va_list *args,
+			  u64 *v, unsigned int nr)
+{
 	const struct marker_event_op *op;
+	unsigned int i, s, n = 0;
 	u64 x;
 
 	for (i = 0; i < ev->nr_ops && n < nr; i++) {

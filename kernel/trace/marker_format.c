@@ -278,6 +278,9 @@ static void marker_format_skip(struct marker_event *ev, unsigned int i,
 
 	op->read = strchr("spn", c->conv) ? MARKER_READ_PTR :
 					    marker_event_lengths[c->len].read;
+	/* Read as a field of its kind would be: raw_tp programs get it so. */
+	op->is_signed = c->conv == 'd' || c->conv == 'i' ||
+			(c->conv == 'c' && is_signed_type(char));
 	strscpy(ev->fields[i].spec, "?", MARKER_EVENT_SPEC_LEN);
 }
 
