@@ -704,22 +704,11 @@ static int marker_probes_remove(const struct marker_entry *e,
 }
 
 /*
- * Grace periods before a call is pointed at a single probe, as
- * kernel/tracepoint.c has them for its static calls (tp_rcu_get_state(),
- * tp_rcu_cond_sync()).  A site reads the probe array, then the first
- * closure's probe_private, then calls, with preemption off throughout; a
- * CPU may therefore call a new target with what it read in an older array:
- *
- *  1->0->1: a CPU that read [A] before the last probe went, and still runs
- *	the block, must not call a new single probe B with A's probe_private.
- *	Going to one probe waits for a grace period started when the last
- *	one went.
- *  N->2->1: a CPU that read [A, B] calls marker_iterate() (which calls
- *	the closures of [A, B]), until the call points at B; then it
- *	would call B with A's.  Going to one probe waits for a grace period
- *	started when the array's first probe_private last changed.
- *
- * marker_gp is protected by markers_mutex.
+ * The grace periods of 2 -> 1 and 1 -> 0 -> 1 ("Pointing calls at
+ * probes"), started when the array's first probe_private changes and
+ * when the last probe goes, waited for before a call is pointed at a
+ * single probe, as tracepoint.c does for its static calls
+ * (tp_rcu_get_state(), tp_rcu_cond_sync()).  Protected by markers_mutex.
  */
 enum { MARKER_GP_1_0_1, MARKER_GP_N_2_1, MARKER_GP_NR };
 
@@ -749,7 +738,7 @@ static void *marker_priv0(const struct marker_probes *p)
 /*
  * Make @new (of @nr closures, NULL for none) @e's probe array, and change
  * the sites and calls of its markers in an order in which no CPU calls a
- * probe with another's probe_private (see marker_gp above), with calls
+ * probe with another's probe_private (marker_gp), with calls
  * that are not at a trampoline.  Returns 0, or -EINVAL if an instruction
  * was refused (logged).
  */

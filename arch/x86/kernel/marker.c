@@ -1,28 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86 marker sites: a 5-byte NOP, armed into a jmp rel32 to the site's
- * out-of-line block, and disarmed back into the NOP; and the call in that
- * block, pointed at the marker's only probe or at marker_iterate().
- *
- * Instructions change in chunks of up to MARKER_CHANGE_MAX, in three
- * steps, every CPU being synced after each (text_poke_sync()):
- *
- *	1. int3 on byte 0 of every instruction of the chunk;
- *	2. the new bytes 1-4;
- *	3. the new byte 0.
- *
- * A CPU that meets an instruction of the chunk in between traps into
- * marker_int3_handler().  A task that trapped in a preemptible context
- * is sent to marker_hold_thunk, as if the site had called it, with an
- * interrupt frame that returns to the site: it waits there, interrupts
- * on and preemptible, until its chunk is released, and its IRET back to
- * the site serializes, so it runs the new instruction.  Anywhere else
- * the new instruction is emulated, as text_poke_bp() does.  The patcher
- * is preemptible throughout, as text_poke_bp()'s is; only tasks that the
- * scheduler may preempt in favour of it are held.
- *
- * The DOC comments below say why no CPU runs a torn instruction and why
- * no CPU waits with interrupts off for a held task.
+ * x86-64 marker sites and the calls in their out-of-line blocks, changed
+ * live as text_poke_bp() changes text.  The DOC comments below are the
+ * design; the code cites their invariants (I1-I7) and waits (W1-W5).
  */
 
 #define pr_fmt(fmt) "markers: " fmt
@@ -55,195 +35,146 @@
  * DOC: x86-64 sites
  *
  * A MARK() site is a 5-byte NOP (BYTES_NOP5) emitted by asm goto and
- * recorded in the __marker_sites section with its out-of-line block and its
- * struct marker.  Connecting the first probe to a marker's name arms every
- * site of the name into a jmp rel32 to its block; disconnecting the last
- * one turns it back into the NOP.  A MARK_ENABLED() site is the same NOP,
- * whose block is the test's true branch.
+ * recorded in __marker_sites with its out-of-line block and struct marker.
+ * A marker's first probe arms every site of its name into a jmp rel32 to
+ * the block; its last probe going disarms them back into the NOP.  A
+ * MARK_ENABLED() site is the same NOP; its block is the test's true branch.
  *
- * The block runs no variadic function.  It stores the arguments, as C
- * promotes them, in 8-byte slots in the caller's frame (12 at most), and
- * builds there a va_list whose general register area is used up, so that
- * every va_arg() reads the next slot (the x86-64 ABI's overflow area).
- * With preemption off, it reads the marker's probe array, which is never
- * NULL once the site was armed, and makes a direct call, recorded in the
- * __marker_calls section, with the first closure's probe_private, the
- * site's call_private, the format and that va_list.  kernel/marker.c
- * points the call at the probe itself while the marker has exactly one
- * probe; at a trampoline (marker_tramps.S, marker_tramp.c) while it has
- * two to four, which calls each probe directly with its probe_private an
+ * The block calls no variadic function.  It stores the arguments, as C
+ * promotes them, in up to 12 8-byte slots in the caller's frame, under a
+ * va_list whose general register area is used up, so that every va_arg()
+ * reads the next slot (the x86-64 ABI's overflow area).  With preemption
+ * off it reads the marker's probe array, never NULL once the site was
+ * armed, and makes a direct call, recorded in __marker_calls, passing the
+ * first closure's probe_private, the site's call_private, the format and
+ * the va_list.  kernel/marker.c points the call at the probe itself for
+ * one probe, at a trampoline (marker_tramps.S, marker_tramp.c) for two to
+ * four, and at marker_iterate() otherwise ("Pointing calls at probes").
+ * A trampoline calls each probe directly with its probe_private an
  * immediate, puts the va_list back to the first slot between them and
- * jumps to the last; and at marker_iterate() otherwise, which does the
- * same for the closures of the array the site read.  The block tests
- * nothing else: where RCU does not watch, only a CPU going offline may
- * run it, which kernel/marker.c provides for; with CONFIG_PROVE_RCU it
- * tests RCU first, and calls marker_skip_unwatched() instead where it
- * does not watch.
+ * jumps to the last; marker_iterate() does the same for the array the
+ * site read.  The block tests nothing else: where RCU does not
+ * watch, only a CPU going offline may run it, which kernel/marker.c
+ * provides for; with CONFIG_PROVE_RCU it tests RCU first and calls
+ * marker_skip_unwatched() instead where it does not watch.
  *
- * A call is written as a static call's is: with call depth tracking on
- * (retbleed=stuff), through the target's accounting thunk
- * (callthunks_translate_call_dest()), so that the probe's return finds the
- * depth it was called with.  objtool follows each site to its block, so
- * the block has ORC data and a stack trace taken in a probe unwinds
- * through the instrumented function to its callers.  kprobes keep off the
- * calls and off bytes 1-4 of every site (marker_text_reserved()); a
- * kprobe on a site's first byte is described under "Patching live sites".
+ * With call depth tracking (retbleed=stuff), a call goes, as a static
+ * call's does, through the target's accounting thunk
+ * (callthunks_translate_call_dest()), so that the probe returns to the
+ * depth it was called at.  objtool follows each site to its block, so the
+ * block has ORC data and a stack trace taken in a probe unwinds through
+ * the instrumented function to its callers.  kprobes keep off the calls
+ * and off bytes 1-4 of every site (marker_text_reserved()); for byte 0,
+ * see "A site under a kprobe".
  */
 
 /**
  * DOC: Patching live sites
  *
- * Sites, and the calls in their blocks, change in chunks of up to
- * MARKER_CHANGE_MAX (512) instructions: 256 sites and their calls, as many
- * sites as text_poke_bp_batch() changes at once (TP_VEC_MAX, a page of its
- * entries).  markers_mutex, kprobe_mutex (kprobe_text_lock()), the CPU
- * hotplug lock and text_mutex are held, in that order, and each chunk is
+ * Sites and calls change in chunks of up to MARKER_CHANGE_MAX (512)
+ * instructions: 256 sites and their calls, as many sites as
+ * text_poke_bp_batch() changes at once (TP_VEC_MAX, a page of entries).
+ * With markers_mutex, kprobe_mutex (kprobe_text_lock()), the CPU hotplug
+ * lock and text_mutex held, in that order (kprobes' own), a chunk is
  * written in three steps::
  *
  *	1. int3 on byte 0 of every instruction of the chunk;   sync
  *	2. the new bytes 1-4 of every instruction;              sync
  *	3. the new byte 0 of every instruction; release;        sync
  *
- * "sync" is text_poke_sync(): an IPI to every online CPU, whose handler
- * runs sync_core(), waited for with interrupts on and preemption off.  A
- * chunk's window runs from the moment the patcher publishes it in
- * marker_desc to the end of its last sync.  The patching task stays
- * preemptible throughout, as text_poke_bp()'s does: text_poke() takes
- * sleeping locks on PREEMPT_RT.  Arming a marker of n sites with one probe
- * changes n sites and n calls, in 3 x ceil(2n / 512) syncs; pointing its
- * calls elsewhere takes 3 x ceil(n / 512).
+ * A sync is text_poke_sync(): an IPI running sync_core() on every online
+ * CPU, waited for with interrupts on and preemption off.  A chunk's window
+ * runs from its publication in marker_desc to the end of its last sync.
+ * The patcher is preemptible throughout, as text_poke_bp()'s is:
+ * text_poke() takes sleeping locks on PREEMPT_RT.  Arming a marker of n
+ * sites with one probe changes n sites and n calls in 3 x ceil(2n / 512)
+ * syncs; pointing its calls elsewhere takes 3 x ceil(n / 512).
  *
- * A CPU that meets an instruction of the chunk traps into
- * marker_int3_handler(), the one entry point.  exc_int3() calls it right
- * after poke_int3_handler(), for the same reason (an int3 of a site being
- * patched may be met anywhere), and before irqentry_nmi_enter(), since
- * whether the trapped task may wait is its own preempt count's to say.
- * The handler is noinstr, calls nothing out of line and takes no lock: it
- * counts itself into the chunk's descriptor (refs, as text_poke_bp()'s
- * bp_desc does) and looks the address up among the chunk's instructions,
- * sorted, by binary search.  An int3 that no chunk has is not its
- * business: kprobes and die() get it, as they would without markers.
- * Then:
+ * A CPU that meets an int3 of the chunk enters marker_int3_handler(),
+ * which exc_int3() calls right after poke_int3_handler(), for the same
+ * reason (such an int3 may be met anywhere), and before
+ * irqentry_nmi_enter(), as the trapped task's own preempt count says
+ * whether it may wait.  The handler is noinstr, calls nothing out of line
+ * and takes no lock: it takes a reference on the chunk (I2) and finds the
+ * address among its sorted instructions by binary search.  An int3 it
+ * does not find goes on to kprobes and die(), as without markers.  Then:
  *
- * - if the trapped context may wait (below), the task is held.  The
- *   handler writes 6 words into the gap that the x86-64 int3 entry leaves
- *   below the trapped stack for int3_emulate_call(): an interrupt frame
- *   whose RIP is the site and whose RSP, RFLAGS, CS and SS are the trapped
- *   ones, and below it the chunk's number, where a struct pt_regs keeps
- *   orig_ax.  RF is set in that RFLAGS only if an execute breakpoint of
- *   this CPU is on the site: it fired before the int3, and must not fire a
- *   second time for the same pass; one armed while the task waits, or on
- *   the CPU it resumes on, fires as the site runs.  The handler then
- *   returns into marker_hold_thunk (marker_hold.S) with that frame on top
- *   of the stack: to the unwinder, the task was interrupted at the site.
- *   The thunk saves every register in a struct pt_regs, points the frame
- *   pointer at it (encoded, as the entry code does, so that the frame
- *   pointer unwinder sees an interrupted task and a reliable stack trace
- *   fails, as for any task stopped in an interrupt), and calls
- *   marker_hold_wait(), which spins with interrupts on, preemptible, until
- *   its chunk is released.  The thunk then turns interrupts off, restores
- *   the registers and returns to the site with IRET, which turns them back
- *   on: an interrupt taken while the registers are popped would write its
- *   frame over words that the unwinder, by the thunk's ORC data, still
- *   reads;
- * - anywhere else, the new instruction is emulated: a jump to the
- *   out-of-line block when arming, to the next instruction when
- *   disarming, a call of the new target for a call, as text_poke_bp()'s
- *   handler does.
+ * - if the trapped context may wait (below), the task is held.  In the
+ *   6-word gap that the x86-64 int3 entry leaves below the trapped stack
+ *   for int3_emulate_call(), the handler writes an interrupt frame whose
+ *   RIP is the site and whose RSP, RFLAGS, CS and SS are the trapped ones,
+ *   and below it the chunk's number, as orig_ax, then returns into
+ *   marker_hold_thunk (marker_hold.S): to the unwinder, the task was
+ *   interrupted at the site.  RF is set in that RFLAGS only if an execute
+ *   breakpoint of this CPU on the site fired before the int3, lest it fire
+ *   twice for one pass; one armed while the task waits, or on the CPU it
+ *   resumes on, fires as the site runs.  The thunk saves a struct pt_regs
+ *   and points the frame pointer at it, encoded as by the entry code: the
+ *   frame pointer unwinder too sees an interrupted task, and a reliable
+ *   stack trace fails, as for any task stopped in an interrupt.  It calls
+ *   marker_hold_wait() (W1), pops the registers with interrupts off, lest
+ *   an interrupt's frame land on words that the unwinder, by the thunk's
+ *   ORC data, still reads, and returns to the site with IRET, which turns
+ *   them back on;
+ * - anywhere else, the new instruction is emulated, as by text_poke_bp():
+ *   a jump to the block when arming, to the next instruction when
+ *   disarming, a call of the new target for a call.
  *
- * Either way the CPU runs the new instruction once per pass; no pass is
- * lost or doubled.
+ * Either way the new instruction runs once per pass; no pass is lost or
+ * doubled.
  *
- * A held task may take interrupts, be preempted and migrate while it
- * waits; the wait depends on none of them.  It ends as soon as the task
- * runs after the release of the chunk it trapped in (that chunk set its
- * release flag, or a later chunk has begun, which happens only after its
- * last sync), on whatever CPU the task is then: a held task reads the
- * chunk's number and release flag only, and writes nothing that others
- * read.  Its IRET back to the site is a serializing instruction executed
- * after it saw the release, on the CPU it returns on, so that CPU runs the
- * site as it is then: the new instruction, or, if a later chunk has the
- * site by then, that chunk's int3, which holds or emulates anew.  It also
- * ends as soon as the task runs as a real-time or deadline task, raised
- * while it waited (priority inheritance on an rt_mutex it holds, a
- * spinlock_t on PREEMPT_RT included, RCU priority boosting,
- * sched_setscheduler()): the task returns to the site before the
- * release, traps on the int3 again, and the new instruction is emulated
- * for it.  So a hold lasts at most the rest of its chunk plus the time the
- * task then waits for a CPU, however often the site changes, and no task
- * waits while it can keep a patcher of a lower class off its CPU.  With preempt=none or
- * voluntary (PREEMPT_DYNAMIC), marker_hold_wait() calls _cond_resched(),
- * which schedules as a preemption would (the task stays runnable, its
- * state untouched): a held task keeps no other task off its CPU for longer
- * than a preemptible kernel would.  cond_resched() itself is not used: its
- * might-sleep check would report the RCU read-side critical sections that
- * a preemptible kernel may preempt, and so may a hold.
- *
- * Where a task may wait.  The trapped context must be one that the kernel
- * could have preempted there, and one where the thunk, instrumented C,
- * may run (marker_may_hold(), marker_hold_supported(),
- * marker_text_may_hold()):
+ * Where a task may wait (I5): where the kernel could have preempted it,
+ * and where the thunk, instrumented C, may run (marker_may_hold(),
+ * marker_hold_supported(), marker_text_may_hold()); elsewhere every hit
+ * is emulated:
  *
  * - interrupts on in the trapped flags: code that turned them off may be
  *   neither preempted nor run with them on;
- * - preempt_count() 0: no spinlock, raw spinlock, bit spinlock, seqcount
- *   writer or other preempt-off section, no softirq, hardirq or NMI
- *   context;
- * - a kernel built to preempt tasks (CONFIG_PREEMPTION, whatever preempt=
- *   says at boot).  A kernel built without it (PREEMPT_NONE or
- *   PREEMPT_VOLUNTARY, even with the preempt count that DEBUG_ATOMIC_SLEEP
- *   keeps) assumes that nothing stops where it put no cond_resched():
- *   ftrace, for one, then skips synchronize_rcu_tasks().  There no task is
- *   ever held: every hit is emulated;
- * - user access off (AC clear in the trapped flags): the thunk's C code
- *   must not run with SMAP lifted;
- * - not single-stepped (TF clear in the trapped flags): the thunk and its
- *   C code would be stepped too;
+ * - preempt_count() 0: no spinlock, raw or bit spinlock, seqcount writer
+ *   or other preempt-off section, no softirq, hardirq or NMI context;
+ * - CONFIG_PREEMPTION, whatever preempt= says at boot: a kernel built
+ *   without it (PREEMPT_NONE or PREEMPT_VOLUNTARY, even with the preempt
+ *   count of DEBUG_ATOMIC_SLEEP) assumes that nothing stops where it put
+ *   no cond_resched(); ftrace, for one, then skips synchronize_rcu_tasks();
+ * - AC and TF clear in the trapped flags: the thunk's C code must neither
+ *   run with SMAP lifted nor be single-stepped;
  * - RCU watching: kprobes and tracers may run in the thunk's C code;
- * - a task of the fair scheduling classes, not boosted by priority
- *   inheritance: the patcher may be preempted, and a real-time or deadline
- *   task that waited for it would run in its place for good.  This holds
- *   for the whole wait: a task raised meanwhile stops waiting;
+ * - a task of the fair classes, not boosted by priority inheritance, for
+ *   the whole wait (W1): the patcher may be preempted, and a real-time or
+ *   deadline task waiting for it would run in its place for good;
  * - not text that must call no instrumented code: vmlinux's noinstr text
- *   (.cpuidle.text included), its entry text, and a module's noinstr text
- *   (the patcher asks marker_text_may_hold() of each instruction as it
- *   queues it);
- * - not the patching task itself, which would wait for its own release;
- * - a kernel that returns from an int3 with its own IRET, as the hold
- *   does.  Not one with FRED on, where the kernel returns from events with
- *   ERETS, which restores what the event's frame says of the trapped
- *   context beyond its registers (its stack level, STI and NMI blocking),
- *   and IRET does not.  Not a Xen PV guest, whose kernel runs in ring 3
- *   under frames that say ring 0 and returns from traps through the
- *   hypervisor (xen_iret): an IRET to such a frame faults.  There every
- *   hit is emulated.
+ *   (.cpuidle.text included) and entry text, a module's noinstr text;
+ *   the patcher asks this of each instruction as it queues it;
+ * - not the patcher itself, which would wait for its own release;
+ * - not with FRED, whose events return with ERETS, which restores what
+ *   the frame says of the trapped context beyond its registers (stack
+ *   level, STI and NMI blocking), as the hold's IRET does not; not in a
+ *   Xen PV guest, whose kernel runs in ring 3 under frames that say ring 0
+ *   and returns from traps through the hypervisor (xen_iret): an IRET to
+ *   such a frame faults.
  *
- * Why hold at all?  text_poke_queue() and text_poke_finish() never wait:
- * every hit is emulated, and a NOP or a jmp is emulated exactly, so holding
- * is not needed for correctness.  What a hold gives is the
- * cross-modifying-code algorithm of the SDM itself (Vol. 3A, 8.1.3: the
- * executing processor waits for a flag, then serializes, then runs the
- * modified code): a held task leaves the hold when the new instruction
- * is in memory, and runs it from memory, so the first pass after the
- * change is the real instruction (what Intel PT or the LBRs record, and
- * what a debugger single-steps), not an emulated jump; only a task raised
- * to real time while it waits leaves earlier, to be emulated.  What
- * it costs is the held task's own time, at most the rest of a window plus
- * whatever time it spends preempted; no other CPU waits for it.
+ * Why hold at all?  Not for correctness: text_poke_queue() and
+ * text_poke_finish() never wait, they emulate every hit, and a NOP or a
+ * jmp is emulated exactly.  A hold is the SDM's own cross-modifying-code
+ * algorithm (Vol. 3A, 8.1.3: wait for a flag, serialize, run the modified
+ * code): the held task runs the new instruction from memory, so its first
+ * pass after the change is the real instruction (as Intel PT or the LBRs
+ * record it and a debugger single-steps it), not an emulated jump.  It
+ * costs the held task's own time (W1); no other CPU waits for it (I6).
  *
- * A site under a kprobe.  A kprobe may sit on a site's first byte, at its
- * MARK_SYM symbol; x86 kprobes emulate the site from the kprobe's saved
- * opcode, as a NOP or as the jmp to its block.  With kprobe_mutex held,
- * the patcher leaves an armed kprobe's int3 on byte 0 (kprobe_armed_at()),
- * writes bytes 1-4 behind it (no CPU runs them while the int3 is there),
- * records the write for perf (perf_event_text_poke(), for Intel PT
- * decoders, as every other write to a site does), syncs all CPUs, then
- * switches the kprobe's saved opcode with kprobe_update_opcode().  No CPU
- * is held, and no chunk is used.  A disabled kprobe has no int3 on the
- * site: the site is changed like any other, and the kprobe gets the new
- * opcode too, so that enabling it puts the int3 back over the right
- * instruction; an int3 found under a disabled kprobe is someone else's,
- * and the site is refused.  When the kprobe goes, it puts back the byte
+ * A site under a kprobe.  A kprobe may sit on a site's byte 0, its
+ * MARK_SYM symbol; x86 kprobes emulate the site, NOP or jmp, from the
+ * kprobe's saved opcode (kprobe_emulate_marker()).  Under kprobe_mutex the
+ * patcher leaves an armed kprobe's int3 on byte 0 (kprobe_armed_at()),
+ * writes bytes 1-4 behind it (no CPU runs them past the int3), records
+ * the write for Intel PT decoders (perf_event_text_poke(), as for every
+ * write to a site), syncs, so that they are in place before the kprobe
+ * could ever put byte 0 back, then switches the kprobe's saved opcode
+ * (kprobe_update_opcode()); no task is held, no chunk used.  A disabled
+ * kprobe has no int3 there: the site changes as any other and the kprobe
+ * gets the new opcode, so that enabling it puts its int3 over the right
+ * instruction; an int3 under a disabled kprobe is someone else's, and the
+ * site is refused (I4).  A kprobe going away puts back the byte 0 that
  * the site has then.
  */
 
@@ -251,94 +182,96 @@
  * DOC: Invariants, waits and windows
  *
  * I1
- *   Every write to an instruction in a chunk is followed by a sync before
- *   the chunk ends: write, sync, write, sync, write, sync, nothing after.
+ *   Every write to a chunk's instructions is followed by a sync before the
+ *   chunk ends: write, sync, write, sync, write, sync, nothing after.
  * I2
  *   The descriptor is published (refs = 1, then a write barrier) before
- *   the first int3 is written; the handler reads it after a read barrier
- *   and only while it holds a reference, which it holds with interrupts
- *   off; the patcher changes it again only after the last sync and after
- *   refs has dropped to 0.  Held tasks take no reference: they read only
- *   the chunk's number and release flag, which the patcher writes with
- *   release stores.
+ *   the first int3; the handler reads it after a read barrier, only while
+ *   it holds a reference, which it holds with interrupts off; the patcher
+ *   changes it again only after the last sync and refs dropping to 0
+ *   (text_poke_bp()'s bp_desc discipline).  Held tasks take no reference:
+ *   they read only the chunk's number and release flag, which the patcher
+ *   writes with release stores.
  * I3
- *   Only text that exists is written ("Init text" in
- *   kernel/marker_patch.c).
+ *   Only text that exists is written ("Init text", kernel/marker_patch.c).
  * I4
- *   A site's bytes are checked before it is written.  Anything but its
- *   old or its new state (another patcher's bytes, an int3 that no armed
- *   kprobe owns) is left alone, with a log line; the registration that
- *   wanted it armed fails with -EINVAL and connects nothing.  A call must
- *   be a call.
+ *   A site's bytes are checked before it is written.  Anything but its old
+ *   or new state (another patcher's bytes, an int3 no armed kprobe owns) is
+ *   left alone, with a log line; the registration that wanted it armed
+ *   fails with -EINVAL and connects nothing.  A call must be a call.
  * I5
  *   A task is held only where it trapped in a context that could be
- *   preempted (see "Patching live sites").
+ *   preempted ("Where a task may wait").
  * I6
- *   No CPU ever waits with interrupts off because of a hold.
+ *   No CPU ever waits with interrupts off because of a hold (W2).
  * I7
  *   A call in a module's init text that is no longer written calls
  *   marker_iterate(), which calls the probes the site reads, never a
- *   probe chosen earlier ("Modules and init text" in kernel/marker.c).
+ *   probe chosen earlier ("Modules and init text", kernel/marker.c).
  *
- * Every wait, and what ends it (I6):
+ * Every wait, and what ends it:
  *
- * - A held task waits, interrupts on and preemptible, for its chunk's
- *   release.  The patcher writes the release after two syncs and the
- *   byte-0 writes, and waits for nothing a held task owns.  A held task
- *   may preempt it, but only tasks of the fair classes are held, and the
- *   scheduler gives the patcher its CPU back as it would from any such
- *   task; a task that could keep it off for good (real-time, deadline, or
- *   boosted) is emulated instead, and one raised to such a class while it
- *   waits stops waiting the next time it runs.  A later chunk does not
- *   prolong the wait: the task meets that chunk's int3 as a new hit.
- * - The patcher's syncs wait for every online CPU to take an IPI, with
- *   interrupts on.  A held task's CPU has interrupts on and takes it.  A
- *   CPU with interrupts off is waiting, if at all, for something that a
- *   non-preemptible context owns (a spinlock, a seqcount writer, an IPI's
- *   completion): the kernel never spins with interrupts off for a context
- *   that can be preempted.  A held task is such a context (I5), and so
- *   owns nothing such a CPU can wait for: its IPIs complete, its lock
- *   holders are not held.  So every such wait ends without the hold, and
- *   the sync with it.
- * - The patcher waits for refs to drop to 0 at the end of a chunk.  The
- *   handler holds its reference with interrupts off and waits for
- *   nothing.
- * - marker_int3_handler() waits for nothing: a hit either goes to the
- *   thunk or is emulated.
- * - Other tasks on a held task's CPU wait as they would for a task that
- *   was not preempted yet: preemption, or _cond_resched(), lets them in.
+ * W1
+ *   A held task spins, interrupts on and preemptible, until it runs after
+ *   its chunk's release (the release flag, or a later chunk's start, which
+ *   follows the last sync).  Interrupts, preemption and migration do not
+ *   matter: it reads only the chunk's number and release flag and writes
+ *   nothing that others read.  Its IRET then serializes on the CPU it
+ *   returns on, which runs the site as it is: the new instruction, or a
+ *   later chunk's int3, a new hit that does not prolong this wait.  It
+ *   also stops as soon as it runs as a real-time or deadline task, raised
+ *   while it waited (priority inheritance on an rt_mutex, a PREEMPT_RT
+ *   spinlock_t included, RCU priority boosting, sched_setscheduler()), as
+ *   it would spin ahead of a patcher that may have no other CPU: it traps
+ *   again and is emulated.  The patcher writes the release after two syncs
+ *   and the byte-0 writes, and waits for nothing a held task owns; a held
+ *   task that preempts it is of a fair class, so the scheduler gives the
+ *   patcher its CPU back.  A hold thus lasts at most the rest of its chunk
+ *   plus the task's wait for a CPU, however often the site changes.
+ * W2
+ *   A sync waits, interrupts on, for every online CPU to take its IPI; a
+ *   held task's CPU has interrupts on and takes it.  A CPU with interrupts
+ *   off waits, if at all, for something a non-preemptible context owns (a
+ *   spinlock, a seqcount writer, an IPI's completion): the kernel never
+ *   spins with interrupts off for a preemptible context, which a held task
+ *   is (I5), so a held task owns nothing such a CPU waits for.  Those
+ *   waits end without the hold, and the sync with them.
+ * W3
+ *   The patcher waits for refs to drop to 0 at the end of a chunk; the
+ *   handler holds its reference with interrupts off and waits for nothing.
+ * W4
+ *   marker_int3_handler() waits for nothing: it holds or emulates.
+ * W5
+ *   Other tasks on a held task's CPU wait as for a task not yet preempted.
+ *   With preempt=none or voluntary (PREEMPT_DYNAMIC), marker_hold_wait()
+ *   calls _cond_resched(), which schedules as a preemption would, the task
+ *   staying runnable, so a held task keeps others off its CPU no longer
+ *   than a preemptible kernel would.  Not cond_resched(): its might-sleep
+ *   check would report RCU read-side critical sections, which a
+ *   preemptible kernel, and so a hold, may preempt.
  *
- * Every window without preemption, and what ends it:
+ * Windows without preemption: each text_poke(), a copy of up to 4 bytes
+ * with interrupts off (the temporary mm switched in and out); each sync,
+ * with interrupts on, until every online CPU has run the IPI (W2);
+ * marker_int3_handler(), with interrupts off as the trap left them: a
+ * binary search of at most 512 instructions, then a frame or an
+ * emulation; the thunk from its cli to its IRET: 15 pops.  The patcher is
+ * preemptible between these, and a held task throughout its wait.
  *
- * - Each text_poke() writes one instruction's bytes with interrupts off
- *   on the patching CPU (the temporary mm is switched in and out): a copy
- *   of up to 4 bytes, ended by the copy.
- * - Each sync waits with preemption off, interrupts on, until every online
- *   CPU has run the IPI (above).
- * - marker_int3_handler() runs with interrupts off, as the trap left
- *   them: one binary search of at most 512 instructions, then a frame or
- *   an emulation.
- * - The thunk runs with interrupts off from its cli to its IRET: 15 pops.
- * - Nothing else: the patcher is preemptible between these, and a held
- *   task throughout its wait.
+ * No CPU runs a torn instruction.  Bytes 1-4 are written only after step
+ * 1's sync, so every CPU that fetches the instruction from then on finds
+ * the int3 and never decodes them; byte 0 changes only after step 2's
+ * sync, once every CPU has serialized after the new bytes 1-4.  A CPU
+ * runs the whole old instruction, the int3, or the whole new instruction,
+ * by the SDM's rules for cross-modifying code, as for text_poke_bp(),
+ * which uses the same steps.
  *
- * Why no CPU runs a torn instruction.  Bytes 1-4 are written only after
- * step 1's sync, so every CPU that fetches the instruction from then on
- * finds the int3 at byte 0 and never decodes bytes 1-4; byte 0 becomes the
- * new opcode only after step 2's sync, when every CPU has serialized after
- * the new bytes 1-4 were written.  A CPU therefore executes either the
- * whole old instruction (before step 1's sync), or the int3, or the whole
- * new instruction.  That the three steps suffice rests on the SDM's rules
- * for cross-modifying code, as for text_poke_bp(), which uses the same
- * steps.
- *
- * Why every int3 of a chunk reaches it.  A CPU that executes an int3 of a
- * chunk enters the trap with interrupts off, and the chunk's last sync
- * cannot complete until that CPU takes the IPI, after the handler has
- * returned: the chunk, and its descriptor, outlive every trap on its
- * int3s.  A CPU that fetched the int3 before byte 0 became final traps
- * after the release, into the same chunk, and is emulated.  So no hook
- * after the handler is needed, as none is for text_poke_bp().
+ * Every int3 of a chunk reaches it.  A CPU trapping on one has interrupts
+ * off until the handler returns, and the chunk's last sync needs that CPU
+ * to take the IPI: the chunk and its descriptor outlive every trap on its
+ * int3s.  A CPU that fetched an int3 before byte 0 was final traps after
+ * the release, into the same chunk, and is emulated.  So no hook after
+ * the handler is needed, as none is for text_poke_bp().
  */
 
 /**
@@ -373,15 +306,8 @@ struct marker_poke {
  *	 arch_marker_apply()
  *
  * arch_marker_lock() keeps one patcher from its first queued instruction
- * to arch_marker_apply(), and text_mutex is held wherever the fields
- * change.  While @refs is 0 the patcher fills in the other fields; it sets
- * @refs to 1 before the first int3 is written, and after the last sync
- * drops its reference and waits for @refs to reach 0 before it changes
- * anything again.  The int3 handler reads the fields
- * only while it holds a reference, with interrupts off: this is
- * text_poke_bp()'s bp_desc discipline.  Held tasks take no reference:
- * they read @seq and @released only, which the patcher publishes with
- * release stores (marker_released()).
+ * to arch_marker_apply(); text_mutex is held wherever the fields change.
+ * The handler and held tasks read them as I2 says.
  */
 static struct marker_poke_desc {
 	struct marker_poke vec[MARKER_CHANGE_MAX];
@@ -394,9 +320,8 @@ static struct marker_poke_desc {
 } marker_desc;
 
 /*
- * What the handler and held tasks did, for marker_x86_hold_stats(): kept
- * only with CONFIG_MARKERS_STATS, which the KUnit tests and the benchmark
- * module select; otherwise the helpers below compile to nothing.
+ * For marker_x86_hold_stats(), with CONFIG_MARKERS_STATS, which the KUnit
+ * tests and the benchmark select; without it the helpers are no-ops.
  */
 static atomic_long_t marker_holds;
 static atomic_long_t marker_emulated;
@@ -436,6 +361,8 @@ static void (*marker_test_flush)(unsigned long addr);
  *	chunk is written, arch_marker_lock() and the CPU hotplug lock held,
  *	to widen the window between choosing instructions and writing them;
  *	NULL for none
+ *
+ * Context: any.
  */
 void marker_test_set_flush(void (*fn)(unsigned long addr))
 {
@@ -453,10 +380,9 @@ static void marker_test_flush_hook(const struct marker_poke_desc *d)
 }
 
 /*
- * Called with step 0 after each write to the instructions of a chunk, and
- * with step n after the sync that ends step n: lets KUnit stop the
- * patcher and check the order of writes and syncs.  The patcher holds
- * text_mutex and the CPU hotplug lock.
+ * Called with step 0 after each write to a chunk, and with step n after
+ * the sync ending step n, text_mutex and the CPU hotplug lock held: lets
+ * KUnit stop the patcher and check the order of writes and syncs.
  */
 void (*marker_x86_test_step)(unsigned int step);
 
@@ -468,10 +394,7 @@ static void marker_test_step(unsigned int step)
 		fn(step);
 }
 
-/*
- * Called by each held task as its wait begins, with the registers it
- * returns with: lets KUnit look at a held task's stack.
- */
+/* Called by each held task as its wait begins: lets KUnit see its stack. */
 void (*marker_x86_test_held)(struct pt_regs *regs);
 
 static void marker_test_held(struct pt_regs *regs)
@@ -495,10 +418,7 @@ static inline void marker_test_held(struct pt_regs *regs)
 }
 #endif
 
-/*
- * Write @len bytes at @addr.  text_poke() maps the page and copies with
- * interrupts off: the longest such window is kept.
- */
+/* text_poke(), whose interrupts-off copy is a window: the longest is kept. */
 static void marker_text_poke(void *addr, const void *bytes, size_t len)
 {
 	u64 start = marker_stat_clock();
@@ -507,10 +427,7 @@ static void marker_text_poke(void *addr, const void *bytes, size_t len)
 	marker_stat_max(&marker_max_poke, start);
 }
 
-/*
- * Make every online CPU serialize after what this CPU wrote so far: an
- * IPI to each, waited for with preemption off.
- */
+/* text_poke_sync() (W2), counted and timed. */
 static void marker_sync(void)
 {
 	u64 start = marker_stat_clock();
@@ -569,16 +486,7 @@ static __always_inline bool marker_bp_fired(unsigned long addr)
 	return false;
 }
 
-/*
- * Send the trapped task to marker_hold_thunk, which waits until chunk
- * @seq is released and returns to the site with IRET.  Its frame, the
- * chunk's number below an interrupt frame, takes the 6 words of the gap
- * that exc_int3() leaves below the trapped stack for int3_emulate_call().
- * RF is set only when an execute breakpoint on the site fired for this
- * pass, before the int3, so that it does not fire again; one armed on
- * the site meanwhile, or on the CPU the task resumes on, fires as the
- * site runs.
- */
+/* Hold the task for chunk @seq, in the frame of "Patching live sites". */
 static __always_inline void marker_hold(struct pt_regs *regs,
 					unsigned long seq)
 {
@@ -604,22 +512,10 @@ static bool marker_hold_on __ro_after_init;
  * marker_hold_supported() - whether tasks may be held on such CPUs at all
  * @c: the CPU's features
  *
- * Only in a kernel built to preempt tasks (CONFIG_PREEMPTION, whatever
- * preempt= says at boot): a hold is a preemption point, and a kernel
- * built without any assumes there are none where it did not put
- * cond_resched() (ftrace, for one, then skips synchronize_rcu_tasks()).
- * The trapped context's preempt count tells whether it may be preempted
- * (marker_may_hold()).
+ * Only with CONFIG_PREEMPTION, not with FRED, not in a Xen PV guest: see
+ * "Where a task may wait".
  *
- * Only where the kernel's own IRET returns from an int3.  Not with FRED:
- * the kernel returns from a FRED event with ERETS, which restores what
- * the event's frame says of the trapped context beyond its registers
- * (its stack level, STI and NMI blocking); the hold returns with IRET,
- * which knows none of it.  Not in a Xen PV guest: its kernel runs in
- * ring 3 under frames that say ring 0, and returns from a trap through
- * the hypervisor (xen_iret); the thunk's IRET to such a frame faults.
- * There every hit is emulated.
- *
+ * Context: any.
  * Return: true if a task may wait for its site in marker_hold_thunk.
  */
 bool marker_hold_supported(const struct cpuinfo_x86 *c)
@@ -629,32 +525,8 @@ bool marker_hold_supported(const struct cpuinfo_x86 *c)
 }
 
 /*
- * Whether a task that trapped on an instruction of the chunk at @regs may
- * wait for it in marker_hold_thunk, rather than emulate the new
- * instruction.  It waits with interrupts on and may be preempted: so only
- * where the trapped context could have been preempted anyway, and where
- * the thunk, which is instrumented C, may run:
- *
- *  - interrupts on in the trapped context: code that turned them off
- *    must not be preempted, nor run with them on;
- *  - preempt_count() 0: no spinlock or other preempt-off section, no
- *    softirq, hardirq or NMI context (CONFIG_PREEMPT_COUNT; without it a
- *    spinlock leaves no trace, and nobody waits);
- *  - user access off (AC clear): the thunk's C code must not run with
- *    SMAP lifted;
- *  - not single-stepped (TF clear): the thunk and its C code would be
- *    stepped too;
- *  - a task of the fair classes, not boosted: the patcher is preemptible,
- *    and a task that waits for it must never run in its place for good,
- *    as a real-time or deadline task could;
- *  - RCU watching: tracing and kprobes in the thunk's C code need it;
- *  - a CPU on which tasks may be held at all (marker_hold_supported()).
- *
- * Whether the instruction's text allows it is the caller's to ask
- * (marker_text_may_hold()).
- *
- * Whoever holds nothing that only non-preemptible code releases cannot
- * make anyone spin with interrupts off while it waits.
+ * Whether the task trapped at @regs may be held rather than emulated, by
+ * "Where a task may wait" (I5); the caller checks the text and patcher.
  */
 static __always_inline bool marker_may_hold(const struct pt_regs *regs)
 {
@@ -669,9 +541,10 @@ static __always_inline bool marker_may_hold(const struct pt_regs *regs)
  * @regs: the trap's registers
  *
  * Called from exc_int3() after poke_int3_handler() and before every other
- * int3 user, and self-contained: it calls nothing that could itself meet
- * a site.
+ * int3 user.  Holds the task or emulates, and waits for nothing (W4).
  *
+ * Context: int3 trap, interrupts off; noinstr, calls nothing that could
+ * meet a site, takes no lock; reads marker_desc under a reference (I2).
  * Return: true if the int3 was on an instruction being changed and is
  * handled: @regs then go to the hold or to the new instruction.
  */
@@ -708,11 +581,7 @@ out:
 	return ret;
 }
 
-/*
- * Whether chunk @seq is released: it set @released, or a later chunk has
- * begun, which happens only after @seq's last sync.  Either way its new
- * bytes 0 are written and visible here.
- */
+/* Whether chunk @seq is released (W1): its new bytes 0 are visible here. */
 static bool marker_released(unsigned long seq)
 {
 	struct marker_poke_desc *d = &marker_desc;
@@ -745,13 +614,7 @@ static void marker_stat_hold_end(u64 start)
 	atomic_dec(&marker_holding);
 }
 
-/*
- * Whether a held task may go on waiting: it may not once it runs as a
- * real-time or deadline task, raised while it waited (priority
- * inheritance on an rt_mutex it holds, RCU priority boosting,
- * sched_setscheduler()).  It would spin ahead of the patcher, which may
- * have no other CPU.
- */
+/* A held task raised to real time or deadline stops waiting (W1). */
 static bool marker_hold_may_wait(void)
 {
 	if (likely(!rt_or_dl_task(current)))
@@ -766,22 +629,10 @@ static bool marker_hold_may_wait(void)
  *	  site, which the thunk returns to, and @regs->orig_ax the number of
  *	  the chunk it trapped in
  *
- * Called by marker_hold_thunk.  The wait ends as soon as the task runs
- * after its chunk's release, however long it was preempted meanwhile and
- * wherever it migrated, or as soon as it runs as a real-time or deadline
- * task.  The thunk's IRET then serializes on whichever CPU the task is:
- * it fetches byte 0 as the chunk left it, or as a later chunk has it by
- * then, or the chunk's int3, which traps again and is emulated.  So no
- * hold lasts longer than its chunk plus the time the task waits for a
- * CPU after it.
+ * Called by marker_hold_thunk.  Returns when W1 says the wait ends, and
+ * calls _cond_resched() meanwhile (W5).
  *
- * Where preempt=none or voluntary leave tasks in the kernel unpreempted,
- * _cond_resched() lets others have the CPU meanwhile, as preemption
- * would: the task stays runnable.  (cond_resched()'s might-sleep check
- * would report an RCU read-side section that a preemptible kernel may
- * preempt, and so may this.)
- *
- * Context: task, preemptible, interrupts on (marker_may_hold()).
+ * Context: task, preemptible, interrupts on (I5).
  */
 __visible void marker_hold_wait(struct pt_regs *regs)
 {
@@ -843,10 +694,7 @@ static int marker_poke_sort_cmp(const void *a, const void *b)
 	return pa->addr < pb->addr ? -1 : pa->addr > pb->addr;
 }
 
-/*
- * Sort the chunk for the handler's binary search.  An instruction queued
- * twice is a caller's bug: keep one, and say so.
- */
+/* Sort for the handler's binary search; keep one of a duplicate, and warn. */
 static int marker_poke_sort(struct marker_poke_desc *d)
 {
 	unsigned int i, n = 1;
@@ -867,7 +715,7 @@ static int marker_poke_sort(struct marker_poke_desc *d)
 }
 
 /*
- * Change the instructions in marker_desc: three steps, three syncs.
+ * Change the instructions in marker_desc: three steps, three syncs (I1).
  * Context: text_mutex held, CPU hotplug locked out.
  * Return: 0, or -EINVAL if an instruction was queued twice (one is
  * written).
@@ -884,12 +732,7 @@ static int marker_poke_chunk(struct marker_poke_desc *d)
 		return 0;
 	ret = marker_poke_sort(d);
 
-	/*
-	 * Preemptible throughout, as text_poke_bp() is: text_poke() takes
-	 * sleeping locks on PREEMPT_RT.  A held task never keeps this one
-	 * from running: only tasks the scheduler may preempt for it are
-	 * held (marker_may_hold()).
-	 */
+	/* Preemptible throughout; no held task keeps this one off (W1). */
 	d->released = 0;
 	/* Pairs with marker_released(): the last chunk is done. */
 	smp_store_release(&d->seq, d->seq + 1);
@@ -914,7 +757,7 @@ static int marker_poke_chunk(struct marker_poke_desc *d)
 	marker_stat_max(&marker_max_window, window);
 	marker_test_step(3);
 
-	/* Nothing is written after the last sync. */
+	/* Nothing is written after the last sync (I1); then W3. */
 	if (!atomic_dec_and_test(&d->refs))
 		atomic_cond_read_acquire(&d->refs, !VAL);
 	d->nr = 0;
@@ -945,10 +788,10 @@ static bool marker_module_noinstr(unsigned long addr)
  * marker_text_may_hold() - whether a task may wait at an instruction
  * @addr: the instruction
  *
- * Not in text that must not call instrumented code, where the hold's C
- * code would run: vmlinux's noinstr text (.cpuidle.text included) and
- * entry text, and a module's noinstr text.
+ * Not in vmlinux's noinstr or entry text, nor in a module's noinstr text
+ * ("Where a task may wait").
  *
+ * Context: any.
  * Return: true if a task that meets @addr being changed may be held.
  */
 bool marker_text_may_hold(unsigned long addr)
@@ -981,14 +824,7 @@ static int marker_refuse(void *code, const u8 *old, bool armed)
 	return -EINVAL;
 }
 
-/*
- * An armed kprobe on byte 0 (at the MARK_SYM symbol) keeps its int3 there
- * and emulates the site from its saved opcode (see
- * kprobe_emulate_marker()), so the int3 stays: write bytes 1-4, which no
- * CPU runs while it is there, tell perf, sync so that they are in place
- * before kprobes could ever put byte 0 back, then switch the saved opcode.
- * No task is held.
- */
+/* A site under an armed kprobe: see "A site under a kprobe".  No hold. */
 static int marker_poke_kprobed(struct kprobe *kp, void *code, const u8 *old,
 			       const u8 *new, bool armed)
 {
@@ -1008,7 +844,7 @@ static int marker_poke_kprobed(struct kprobe *kp, void *code, const u8 *old,
 	return 0;
 }
 
-/* Queue @s in @d unless it is already @armed; refuse unexpected bytes. */
+/* Queue @s in @d unless it is already @armed; refuse unexpected bytes (I4). */
 static int marker_poke_add(struct marker_poke_desc *d,
 			   const struct marker_site *s, bool armed)
 {
@@ -1040,10 +876,8 @@ static int marker_poke_add(struct marker_poke_desc *d,
 }
 
 /*
- * Queue @c in @d to call @target, unless it does, as static_call() does
- * with call depth tracking: a call written here goes where a direct call
- * to @target goes.  A call is only ever changed here, under text_mutex,
- * and kprobes keep off it: anything but a call there is refused.
+ * Queue @c in @d to call @target, unless it does.  Calls change only here,
+ * under text_mutex, and kprobes keep off them: a non-call is refused (I4).
  */
 static int marker_poke_add_call(struct marker_poke_desc *d,
 				const struct marker_probe_call *c,
@@ -1075,10 +909,9 @@ static int marker_poke_add_call(struct marker_poke_desc *d,
 /**
  * arch_marker_lock() - keep kprobes off the sites while they change
  *
- * Taken by kernel/marker.c after markers_mutex and before the CPU hotplug
- * lock, the order in which kprobes takes its own locks: a kprobe is not
- * added or removed while sites and calls change, so that the checks of
- * marker_poke_add() see every kprobe on the bytes they write.
+ * Taken by kernel/marker.c in the lock order of "Patching live sites", so
+ * that no kprobe is added or removed while marker_poke_add() checks the
+ * bytes it writes.
  *
  * Context: may sleep; takes kprobe_text_lock().
  */
@@ -1109,10 +942,7 @@ static void marker_queue_flush(struct marker_poke_desc *d)
 	mutex_unlock(&text_mutex);
 }
 
-/*
- * Make room in the chunk: a full one is written first.  Then take
- * text_mutex, under which the instruction's bytes are checked and queued.
- */
+/* Write a full chunk first; take text_mutex, to check and queue under it. */
 static struct marker_poke_desc *marker_queue_begin(void)
 {
 	struct marker_poke_desc *d = &marker_desc;
@@ -1129,11 +959,9 @@ static struct marker_poke_desc *marker_queue_begin(void)
  * @s: the site, queued at most once before arch_marker_apply()
  * @armed: true to make it jump to its out-of-line block, false for a NOP
  *
- * Its bytes must be what its other state says they are, byte 0 being a
- * kprobe's saved opcode where an armed kprobe sits: anything else
- * (another patcher's bytes) is left alone and logged, and
- * arch_marker_apply() fails.  A full chunk of MARKER_CHANGE_MAX is
- * written first, with three syncs.
+ * Bytes that are neither state (byte 0 read from an armed kprobe's saved
+ * opcode) are left alone and logged, and arch_marker_apply() fails (I4).
+ * A full chunk of MARKER_CHANGE_MAX is written first.
  *
  * Context: may sleep; arch_marker_lock() and the CPU hotplug lock held,
  * from the first arch_marker_queue_site() or arch_marker_queue_call() to
@@ -1190,11 +1018,10 @@ int arch_marker_apply(void)
  * arch_marker_sites_set() - arm or disarm marker sites
  * @sites: the sites, each at most once
  * @nr: how many
- * @armed: true to make them jump to their out-of-line calls, false for
- *	   NOPs
+ * @armed: true to make them jump to their out-of-line calls, false for NOPs
  *
- * As arch_marker_queue_site() for each, then arch_marker_apply(), for
- * tests and the torture test.
+ * arch_marker_queue_site() for each, then arch_marker_apply(): for tests
+ * and the torture test.
  *
  * Context: may sleep; takes arch_marker_lock(), the CPU hotplug lock and
  * text_mutex.
@@ -1233,6 +1060,7 @@ int arch_marker_site_set(const struct marker_site *s, bool armed)
  * arch_marker_site_armed() - whether a site is armed
  * @s: the site
  *
+ * Context: any; takes rcu_read_lock() to read a kprobe's saved opcode.
  * Return: true if the site's first byte is a jmp, or if a kprobe's int3
  * is there and the opcode it saved is a jmp.
  */
@@ -1256,6 +1084,8 @@ bool arch_marker_site_armed(const struct marker_site *s)
 /**
  * marker_x86_hold_stats() - what the int3 handler has done so far
  * @st: filled in
+ *
+ * Context: any.
  */
 void marker_x86_hold_stats(struct marker_hold_stats *st)
 {
@@ -1277,6 +1107,8 @@ EXPORT_SYMBOL_GPL(marker_x86_hold_stats);
  * marker_x86_hold_stats_reset_max() - start measuring the longest hold anew
  *
  * For benchmarks that want the longest hold of one operation.
+ *
+ * Context: may sleep; takes text_mutex.
  */
 void marker_x86_hold_stats_reset_max(void)
 {
