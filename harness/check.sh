@@ -27,7 +27,10 @@ torture="marker_torture.run_at_boot=1"
 # default preempts as Debian boots it, voluntarily (a held task gives its
 # CPU up itself, and the patcher must never wait for it), with FRED on
 # where the CPU has it (QEMU's has not); debug is PREEMPT_RT.
-boot_args_default="fred=on $boot_ev $torture"
+# markers.select= is in force before test_marker_events loads
+# (test_select.sh); tme_typeclash is no other kselftest's.
+boot_sel='markers.select="marker tme_typeclash func tme_burst"'
+boot_args_default="fred=on $boot_ev $torture $boot_sel"
 boot_args_debug="$boot_ev $torture"
 boot_args_generic="$boot_ev"
 # No preemption (but a preempt count, and frame pointers): the x86 suite
@@ -35,7 +38,7 @@ boot_args_generic="$boot_ev"
 # test; on a Skylake, with call depth tracking on (harness/boot.sh).
 boot_args_nopreempt="kunit.filter_glob=markers_x86 spectre_v2=retpoline retbleed=stuff $torture"
 # arm64: marker sites are jump labels.
-boot_args_arm64="$boot_ev"
+boot_args_arm64="$boot_ev $boot_sel"
 
 # A boot runs the emulator on one host thread: boots go on while the
 # next variant builds, one at a time while a build runs, two once every

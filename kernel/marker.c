@@ -14,12 +14,14 @@
 #define pr_fmt(fmt) "markers: " fmt
 
 #include <linux/cpu.h>
+#include <linux/glob.h>
 #include <linux/hashtable.h>
 #include <linux/irq_work.h>
 #include <linux/jhash.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/marker.h>
+#include <linux/marker_select.h>
 #include <linux/marker_test.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -926,6 +928,234 @@ unlock:
 }
 EXPORT_SYMBOL_GPL(marker_select);
 
+/*
+ * Apply @op to the queries of @name: add a copy of its query, remove the
+ * equal one, or drop them all (a query of every site, added or removed).
+ */
+static int marker_select_apply_name(const char *name,
+				    const struct marker_select_op *op)
+{
+	struct marker_query *q = NULL, **link;
+	struct marker_entry *e;
+	int ret;
+
+	e = op->q && !op->remove ? marker_entry_find_or_add(name) :
+				   marker_entry_find(name);
+	if (!e)
+		return op->q && !op->remove ? -ENOMEM : 0;
+	link = op->q ? marker_query_find(&e->query, op->q) : &e->query;
+	if (op->q && !op->remove && !*link) {
+		*link = marker_query_dup(op->q);
+		if (!*link) {
+			marker_entry_put(e);
+			return -ENOMEM;
+		}
+	} else if (op->q && op->remove && *link) {
+		q = marker_query_unlink(link);
+	} else if (!op->q && *link) {
+		q = *link;
+		*link = NULL;
+	} else {
+		marker_entry_put(e);
+		return 0;
+	}
+	ret = marker_entry_reselect(e);
+	marker_query_free(q);
+	marker_entry_put(e);
+	return ret;
+}
+
+/*
+ * Apply @op to every marker it names: by glob, the names of the loaded
+ * markers when it adds, of the queries in force when it removes.
+ */
+static int marker_select_apply(const struct marker_select_op *op)
+{
+	const struct marker_range *r;
+	struct marker_entry *e;
+	struct hlist_node *tmp;
+	const struct marker *m;
+	int bkt, ret = 0;
+
+	if (!marker_name_is_glob(op->name))
+		return marker_select_apply_name(op->name, op);
+	if (op->remove || !op->q) {
+		hash_for_each_safe(marker_table, bkt, tmp, e, hlist)
+			if (e->query && glob_match(op->name, e->name))
+				ret = marker_select_apply_name(e->name, op) ?: ret;
+		return ret;
+	}
+	list_for_each_entry(r, &marker_ranges, list)
+		for (m = r->start; m < r->stop; m++)
+			if (m->format && glob_match(op->name, m->name))
+				ret = marker_select_apply_name(m->name, op) ?: ret;
+	return ret;
+}
+
+/* Whether a loaded marker has a name that @glob matches. */
+static bool marker_glob_loaded(const char *glob)
+{
+	const struct marker_range *r;
+	const struct marker *m;
+
+	list_for_each_entry(r, &marker_ranges, list)
+		for (m = r->start; m < r->stop; m++)
+			if (m->format && glob_match(glob, m->name))
+				return true;
+	return false;
+}
+
+/*
+ * Refuse a command whose glob adds to no loaded marker, or that removes a
+ * query not in force, before any of it is applied.
+ */
+static int marker_select_check(const struct marker_select_op *ops,
+			       unsigned int nr, struct marker_select_error *err)
+{
+	struct marker_entry *e;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		if (marker_name_is_glob(ops[i].name) && !ops[i].remove &&
+		    ops[i].q && !marker_glob_loaded(ops[i].name)) {
+			pr_err("marker_sites: no loaded marker matches '%s'\n",
+			       ops[i].name);
+			err->type = MARKER_SELECT_ERR_NO_MATCH;
+			err->pos = ops[i].name_pos;
+			return -ENOENT;
+		}
+		if (!ops[i].remove || !ops[i].q ||
+		    marker_name_is_glob(ops[i].name))
+			continue;
+		e = marker_entry_find(ops[i].name);
+		if (!e || !*marker_query_find(&e->query, ops[i].q)) {
+			pr_err("marker_sites: no such query of %s in force\n",
+			       ops[i].name);
+			err->type = MARKER_SELECT_ERR_NO_QUERY;
+			err->pos = ops[i].name_pos;
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+/**
+ * marker_select_command() - add and remove queries of marker_select()
+ * @cmd: queries separated by ';', each "marker NAME" and query words in
+ *	 any order; "!marker NAME" with words removes that query, without
+ *	 words all of NAME's; NAME may be a glob (see
+ *	 Documentation/trace/markers.rst, section 5)
+ * @err: set to where @cmd is at fault when it is refused
+ *
+ * A name's sites are those any of its queries selects; "marker NAME"
+ * without words selects all of them again.  The command is parsed and
+ * checked whole before any of it changes a selection.
+ *
+ * Context: process context; takes markers_mutex.
+ * Return: 0; -EINVAL for a bad command, -ENOENT for a glob that matches
+ * no loaded marker or a query to remove that is not in force (logged,
+ * @err set, nothing changes); -EINVAL if a site could not be set (logged);
+ * -ENOMEM.
+ */
+int marker_select_command(const char *cmd, struct marker_select_error *err)
+{
+	struct marker_select_error none;
+	struct marker_select_op *ops;
+	unsigned int i, max;
+	char *buf;
+	int nr, ret = -ENOMEM;
+
+	err = err ?: &none;
+	err->type = -1;
+	max = marker_select_count(cmd);
+	buf = kstrdup(cmd, GFP_KERNEL);
+	ops = kcalloc(max, sizeof(*ops), GFP_KERNEL);
+	if (!buf || !ops)
+		goto out;
+	nr = marker_select_parse(buf, ops, max, err);
+	if (nr < 0) {
+		ret = nr;
+		goto out;
+	}
+	markers_lock();
+	ret = marker_select_check(ops, nr, err);
+	for (i = 0; !ret && i < nr; i++)
+		ret = marker_select_apply(&ops[i]);
+	markers_unlock();
+out:
+	for (i = 0; ops && i < max; i++) {
+		kfree(ops[i].name);
+		marker_query_free(ops[i].q);
+	}
+	kfree(ops);
+	kfree(buf);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(marker_select_command);
+
+/**
+ * marker_select_reset() - drop every query of marker_select()
+ *
+ * Every site of every marker is selected again.
+ *
+ * Context: process context; takes markers_mutex.
+ */
+void marker_select_reset(void)
+{
+	struct marker_entry *e;
+	struct hlist_node *tmp;
+	struct marker_query *q;
+	int bkt;
+
+	markers_lock();
+	hash_for_each_safe(marker_table, bkt, tmp, e, hlist) {
+		q = e->query;
+		if (!q)
+			continue;
+		e->query = NULL;
+		marker_entry_reselect(e);
+		marker_query_free(q);
+		marker_entry_put(e);
+	}
+	markers_unlock();
+}
+EXPORT_SYMBOL_GPL(marker_select_reset);
+
+/* markers.select= on the command line, until it is applied. */
+static char *marker_select_cmdline __initdata;
+
+static int __init marker_select_setup(char *str)
+{
+	marker_select_cmdline = str;
+	return 1;
+}
+__setup("markers.select=", marker_select_setup);
+
+/**
+ * marker_select_boot() - apply markers.select= from the kernel command line
+ *
+ * Called by the first of the markers' early initcalls that may connect
+ * probes (the trace events' for trace_event=); the others find it done.
+ * A bad command is logged and changes nothing.
+ *
+ * Context: early boot, process context.
+ */
+void __init marker_select_boot(void)
+{
+	char *cmd = marker_select_cmdline;
+
+	marker_select_cmdline = NULL;
+	if (cmd && marker_select_command(cmd, NULL))
+		pr_err("markers.select=%s refused\n", cmd);
+}
+
+static int __init marker_select_boot_init(void)
+{
+	marker_select_boot();
+	return 0;
+}
+early_initcall(marker_select_boot_init);
+
 static void marker_select_show_range(struct seq_file *f,
 				     const struct marker_range *r)
 {
@@ -962,11 +1192,7 @@ int marker_select_show(struct seq_file *f)
 
 	mutex_lock(&markers_mutex);
 	hash_for_each(marker_table, bkt, e, hlist) {
-		if (!e->query)
-			continue;
-		seq_printf(f, "# marker %s", e->name);
-		marker_query_show(f, e->query);
-		seq_putc(f, '\n');
+		marker_query_show(f, e->name, e->query);
 	}
 	list_for_each_entry(r, &marker_ranges, list)
 		marker_select_show_range(f, r);

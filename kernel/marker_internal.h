@@ -148,14 +148,54 @@ static inline void marker_module_live(struct module *mod)
 }
 #endif
 
+/* Why marker_select_command() refuses a command: marker_select_errs[]. */
+enum marker_select_err {
+	MARKER_SELECT_ERR_NO_MARKER,
+	MARKER_SELECT_ERR_TWO_MARKERS,
+	MARKER_SELECT_ERR_NO_NAME,
+	MARKER_SELECT_ERR_BAD_NAME,
+	MARKER_SELECT_ERR_NO_MATCH,
+	MARKER_SELECT_ERR_NO_VALUE,
+	MARKER_SELECT_ERR_BAD_KEYWORD,
+	MARKER_SELECT_ERR_TWICE,
+	MARKER_SELECT_ERR_BAD_LINES,
+	MARKER_SELECT_ERR_TOO_LONG,
+	MARKER_SELECT_ERR_NO_QUERY,
+};
+
+/**
+ * struct marker_select_op - one query of a marker_select_command()
+ * @name: the marker's name, or a glob of names
+ * @name_pos: its offset in the command
+ * @remove: "!marker": drop @q from the queries in force, or all of them
+ *	    if @q is NULL
+ * @q: the sites, NULL for all of them
+ */
+struct marker_select_op {
+	char *name;
+	unsigned int name_pos;
+	bool remove;
+	struct marker_query *q;
+};
+
 /* kernel/marker_select.c: query words, parsed, matched and printed */
+struct marker_select_error;
 struct seq_file;
 int marker_query_parse(const char *name, const char *query,
 		       struct marker_query **qp);
 void marker_query_free(struct marker_query *q);
+struct marker_query *marker_query_dup(const struct marker_query *q);
+struct marker_query **marker_query_find(struct marker_query **list,
+					const struct marker_query *q);
+struct marker_query *marker_query_unlink(struct marker_query **link);
 bool marker_query_match(const struct marker_query *q, const struct marker *m,
 			struct module *mod);
 const char *marker_owner(struct module *mod);
-void marker_query_show(struct seq_file *f, const struct marker_query *q);
+void marker_query_show(struct seq_file *f, const char *name,
+		       const struct marker_query *q);
+bool marker_name_is_glob(const char *name);
+unsigned int marker_select_count(const char *cmd);
+int marker_select_parse(char *cmd, struct marker_select_op *ops,
+			unsigned int max, struct marker_select_error *err);
 
 #endif /* _KERNEL_MARKER_INTERNAL_H */

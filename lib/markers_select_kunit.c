@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of marker_select(): a marker's probes connected to some of
- * its sites only, chosen by module, file, function and line.
+ * KUnit tests of marker_select() and marker_select_command(): a marker's
+ * probes connected to some of its sites only, chosen by module, file,
+ * function and line.
  */
 
 #include <kunit/test.h>
@@ -9,6 +10,7 @@
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/marker.h>
+#include <linux/marker_select.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -188,6 +190,121 @@ static void markers_select_test_before(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sel_pass(), 3);
 }
 
+struct sel_cmd_case {
+	const char *desc;
+	const char *cmd;
+	int want;		/* the sites selected, as sel_pass() says */
+};
+
+static const struct sel_cmd_case sel_cmd_cases[] = {
+	{ "one query", "marker " SEL " func pass_sel_a", 1 },
+	{ "words first", "func pass_sel_b marker " SEL, 2 },
+	{ "two queries, one name",
+	  "marker " SEL " func pass_sel_a; marker " SEL " func pass_sel_b", 3 },
+	{ "a query that matches nothing",
+	  "marker " SEL " func pass_sel_a;marker " SEL " func nothing", 1 },
+	{ "empty queries", " ;; marker " SEL " func pass_sel_b ; ", 2 },
+	{ "the same query twice",
+	  "marker " SEL " func pass_sel_b; marker " SEL " func pass_sel_b", 2 },
+	{ "glob on the name", "marker markers_select_k?nit func *_b", 2 },
+	{ "every site again", "marker " SEL " func pass_sel_a; marker " SEL,
+	  3 },
+	{ "removed", "marker " SEL " func pass_sel_a; !marker " SEL, 3 },
+	{ "empty", "", 3 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(sel_cmd, sel_cmd_cases, desc);
+
+/* A command's queries select the sites any of them matches. */
+static void markers_select_test_commands(struct kunit *test)
+{
+	const struct sel_cmd_case *c = test->param_value;
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	KUNIT_ASSERT_EQ(test, 0, marker_select_command(c->cmd, NULL));
+	KUNIT_EXPECT_EQ_MSG(test, sel_pass(), c->want, "\"%s\"", c->cmd);
+	KUNIT_ASSERT_EQ(test, 0, marker_select(SEL, NULL));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 3);
+}
+
+/*
+ * Queries added one at a time add sites; "!marker NAME WORDS" removes
+ * the query with those words, "!marker GLOB" every query of the names it
+ * matches; a query not in force is not removed.
+ */
+static void markers_select_test_remove(struct kunit *test)
+{
+	struct marker_select_error err;
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	KUNIT_ASSERT_EQ(test, 0, marker_select_command("marker " SEL
+						       " func pass_sel_a", NULL));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 1);
+	KUNIT_ASSERT_EQ(test, 0, marker_select_command("marker " SEL
+						       " line 1-", NULL));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 3);
+	KUNIT_ASSERT_EQ(test, 0, marker_select_command("!marker " SEL
+						       " line 1-", NULL));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 1);
+	KUNIT_EXPECT_EQ(test, -ENOENT,
+			marker_select_command("!marker " SEL " line 1-", &err));
+	KUNIT_EXPECT_STREQ(test, marker_select_errs[err.type],
+			   "No such query in force");
+	KUNIT_EXPECT_EQ(test, sel_pass(), 1);
+	KUNIT_ASSERT_EQ(test, 0, marker_select_command("!marker markers_sel*",
+						       NULL));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 3);
+}
+
+struct sel_err_case {
+	const char *cmd;
+	int ret;
+	const char *why;	/* marker_select_errs[] */
+	unsigned int pos;	/* of the word at fault */
+};
+
+static const struct sel_err_case sel_err_cases[] = {
+	{ "marker " SEL " bogus 1", -EINVAL, "Unknown keyword", 28 },
+	{ "func pass_sel_a", -EINVAL, "No 'marker NAME' in the query", 0 },
+	{ "marker a marker b", -EINVAL, "'marker' given twice in one query", 9 },
+	{ "  marker", -EINVAL, "'marker' without a name", 2 },
+	{ "marker " SEL " func", -EINVAL, "Keyword without a value", 28 },
+	{ "marker " SEL " line 9-1", -EINVAL, "Bad line range", 33 },
+	{ "marker " SEL " func a func b", -EINVAL, "Keyword given twice", 35 },
+	{ "marker " SEL " func a; line 1", -EINVAL,
+	  "No 'marker NAME' in the query", 36 },
+	{ "marker no_marker_like_this* func a", -ENOENT,
+	  "No loaded marker matches this name", 7 },
+	{ "!marker " SEL " func a", -ENOENT, "No such query in force", 8 },
+};
+
+static void sel_err_desc(const struct sel_err_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%s\"", c->cmd);
+}
+
+KUNIT_ARRAY_PARAM(sel_err, sel_err_cases, sel_err_desc);
+
+/*
+ * A bad command is refused whole, saying why and where, and changes
+ * nothing: the first query of "func a; line 1" is not applied either.
+ */
+static void markers_select_test_command_errors(struct kunit *test)
+{
+	const struct sel_err_case *c = test->param_value;
+	struct marker_select_error err;
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	KUNIT_EXPECT_EQ(test, c->ret, marker_select_command(c->cmd, &err));
+	KUNIT_ASSERT_GE(test, err.type, 0);
+	KUNIT_EXPECT_STREQ(test, marker_select_errs[err.type], c->why);
+	KUNIT_EXPECT_EQ(test, err.pos, c->pos);
+	KUNIT_EXPECT_EQ(test, sel_pass(), 3);
+}
+
 /* MARK_ENABLED() is not a site: true while the name has probes. */
 static void markers_select_test_enabled(struct kunit *test)
 {
@@ -268,6 +385,10 @@ static struct kunit_case markers_select_test_cases[] = {
 	KUNIT_CASE_PARAM(markers_select_test_words, sel_word_gen_params),
 	KUNIT_CASE_PARAM(markers_select_test_bad, sel_bad_gen_params),
 	KUNIT_CASE(markers_select_test_errors),
+	KUNIT_CASE_PARAM(markers_select_test_commands, sel_cmd_gen_params),
+	KUNIT_CASE(markers_select_test_remove),
+	KUNIT_CASE_PARAM(markers_select_test_command_errors,
+			 sel_err_gen_params),
 	KUNIT_CASE(markers_select_test_before),
 	KUNIT_CASE(markers_select_test_enabled),
 	KUNIT_CASE(markers_select_test_live),

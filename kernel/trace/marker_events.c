@@ -15,6 +15,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/marker.h>
+#include <linux/marker_select.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -824,11 +825,13 @@ static struct notifier_block marker_events_module_nb = {
 
 /*
  * An early initcall, before trace_events.o's (see the Makefile): the
- * events of vmlinux exist when trace_event= on the command line is
- * applied a second time, by event_trace_enable_again().
+ * events of vmlinux exist, and markers.select= is in force, when
+ * trace_event= on the command line is applied a second time, by
+ * event_trace_enable_again().
  */
 static int __init marker_events_init(void)
 {
+	marker_select_boot();
 	marker_events_add(__start___markers, __stop___markers, NULL);
 #ifdef CONFIG_MODULES
 	return register_marker_module_notifier(&marker_events_module_nb);
@@ -840,48 +843,19 @@ early_initcall(marker_events_init);
 
 /*
  * marker_sites: every marker site with its selection, and the queries
- * in force (marker_select_show()); each line written is a query,
- * "marker NAME" and the words of marker_select() in any order.
+ * in force (marker_select_show()); each line written is a command of
+ * marker_select_command(), whose faults go to error_log as well as to the
+ * kernel log.  Opening it with O_TRUNC drops every query.
  */
-static int marker_sites_command(const char *raw)
+static int marker_sites_command(const char *cmd)
 {
-	char *buf, *cur, *word, *name = NULL, *rest;
-	size_t len = 0;
-	int ret = -ENOMEM;
+	struct marker_select_error err;
+	int ret;
 
-	buf = kstrdup(raw, GFP_KERNEL);
-	rest = kzalloc(strlen(raw) + 1, GFP_KERNEL);
-	if (!buf || !rest)
-		goto out;
-	ret = -EINVAL;
-	cur = buf;
-	while ((word = strsep(&cur, " \t"))) {
-		if (!*word)
-			continue;
-		if (strcmp(word, "marker")) {
-			len += sprintf(rest + len, "%s%s", len ? " " : "", word);
-			continue;
-		}
-		if (name) {
-			pr_err("marker_sites: 'marker' given twice\n");
-			goto out;
-		}
-		do {
-			name = strsep(&cur, " \t");
-		} while (name && !*name);
-		if (!name) {
-			pr_err("marker_sites: 'marker' without a name\n");
-			goto out;
-		}
-	}
-	if (!name) {
-		pr_err("marker_sites: no 'marker NAME' in '%s'\n", raw);
-		goto out;
-	}
-	ret = marker_select(name, rest);
-out:
-	kfree(rest);
-	kfree(buf);
+	ret = marker_select_command(cmd, &err);
+	if (ret && err.type >= 0)
+		tracing_log_err(NULL, "marker_sites", cmd, marker_select_errs,
+				err.type, err.pos);
 	return ret;
 }
 
@@ -894,7 +868,11 @@ static int marker_sites_open(struct inode *inode, struct file *file)
 {
 	int ret = tracing_check_open_get_tr(NULL);
 
-	return ret ?: single_open(file, marker_sites_show, NULL);
+	if (ret)
+		return ret;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+		marker_select_reset();
+	return single_open(file, marker_sites_show, NULL);
 }
 
 static ssize_t marker_sites_write(struct file *file, const char __user *buf,

@@ -171,11 +171,11 @@ run 0 -R -f 0 markers:tme_basic $M/burst 10
 check "raw_tp: markers:tme_basic names the marker too" \
 	eq "$(val count) $(val sum)" "$((n * 10)) $((n * 45))"
 # A program is a probe of the name: marker_sites selects its sites.
-echo 'marker tme_basic func nothing' > $T/marker_sites
+echo 'marker tme_basic func nothing' >> $T/marker_sites
 run 0 -R -f 0 tme_basic $M/burst 10
 check "raw_tp: no site of tme_basic selected, no hit" \
 	eq "$st $(val count)" "0 0"
-echo 'marker tme_basic' > $T/marker_sites
+echo 'marker tme_basic' >> $T/marker_sites
 run 0 -R tme_noargs $M/pass 5
 check "raw_tp: a program on tme_noargs" eq "$(val count) $(val sum)" "$n 0"
 # A program may read the marker's arguments and no further.

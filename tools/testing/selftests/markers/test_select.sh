@@ -3,9 +3,12 @@
 #
 # tracefs' marker_sites selects which sites of a marker its probes (its
 # trace event's included) connect to, by module, file, function and line;
-# the others stay disabled, on every architecture.  test_marker_events
-# passes tme_basic in tme_pass() on each write to "pass" and in
-# tme_burst() K times on each write of K to "burst".
+# the others stay disabled, on every architecture.  Writes take
+# several queries separated by ';', "!marker" removes, opening with
+# O_TRUNC (">") drops every query, and a refused write says why in
+# error_log.  test_marker_events passes tme_basic in tme_pass() on each
+# write to "pass" and in tme_burst() K times on each write of K to
+# "burst".
 . "$(dirname "$0")/lib.sh"
 require_root
 require_module test_marker_events
@@ -21,10 +24,10 @@ fi
 no_record_cmd
 modprobe -q -r test_marker_events_clash test_marker_events 2>/dev/null
 
-# flags FUNC: the flags of tme_basic's site in FUNC, as marker_sites
-# lists it.
+# flags FUNC [NAME]: the flags of NAME's site in FUNC (tme_basic's by
+# default), as marker_sites lists it.
 flags() {
-	sed -n "s/^[^ ]*test_marker_events.c:[0-9]* \[test_marker_events\]$1 tme_basic =//p" $S
+	sed -n "s/^[^ ]*test_marker_events.c:[0-9]* \[test_marker_events\]$1 ${2:-tme_basic} =//p" $S
 }
 
 # records COMMAND: how many tme_basic records COMMAND made.
@@ -45,6 +48,24 @@ bytes() {
 	site_state $(grep " $1+0x[0-9a-f]*/0x[0-9a-f]* .* tme_basic test_marker_events\$" \
 		$D | cut -d' ' -f3,4)
 }
+
+# caret POS: the last entry of error_log is marker_sites', with its
+# caret under offset POS of the command.
+caret() {
+	tail -n 3 $T/error_log | head -n 1 | grep -q ' marker_sites: error: ' &&
+	eq "$(tail -n 1 $T/error_log | awk '{ print index($0, "^") - 12 }')" "$1"
+}
+
+# markers.select= on the command line: harness/check.sh boots with
+# "marker tme_typeclash func tme_burst", in force when the module loads.
+if grep -q 'markers\.select=' /proc/cmdline; then
+	check "markers.select=: the query is listed" \
+		eq "$(grep -c '^# marker tme_typeclash func tme_burst$' $S)" 1
+	check "  test_marker_events loads" modprobe test_marker_events
+	check "  tme_burst's site of tme_typeclash selected, tme_pass's not" \
+		eq "$(flags tme_pass tme_typeclash) $(flags tme_burst tme_typeclash)" "_ s"
+	modprobe -r test_marker_events
+fi
 
 # A query set before the module loads is in force when it loads.
 check "query before the module loads" \
@@ -93,14 +114,50 @@ check "by function glob, line range" \
 check "  tme_burst records" \
 	eq "$(records "echo 1 > $P/pass; echo 2 > $P/burst")" 2
 
-# Bad queries: each is refused with a log line, and changes nothing.
+# As in set_event and set_ftrace_filter: ">" starts again, ">>" adds.
+check "': >' drops every query" sh -c ": > $S"
+check "  none listed" eq "$(grep -c '^# marker' $S)" 0
+check "  both record" \
+	eq "$(records "echo 1 > $P/pass; echo 2 > $P/burst")" 3
+check "'>>' adds a query" \
+	sh -c "echo 'marker tme_basic func tme_pass' >> $S"
+check "  and one more of the same marker" \
+	sh -c "echo 'marker tme_basic func tme_burst' >> $S"
+check "  both listed" eq "$(grep -c '^# marker tme_basic func tme_' $S)" 2
+check "  a site is selected by either" \
+	eq "$(flags tme_pass) $(flags tme_burst)" "se se"
+check "'!marker' removes one" \
+	sh -c "echo '!marker tme_basic func tme_pass' >> $S"
+check "  tme_burst's alone" eq "$(flags tme_pass) $(flags tme_burst)" "_ se"
+check "  tme_pass does not record" eq "$(records "echo 1 > $P/pass")" 0
+check "'echo >' drops every query" sh -c "echo > $S"
+check "  both selected" eq "$(flags tme_pass) $(flags tme_burst)" "se se"
+check "two queries a write" \
+	select "marker tme_basic line $line; marker tme_str func nothing"
+check "  both listed" eq "$(grep -c '^# marker' $S)" 2
+check "  tme_pass's site by line" \
+	eq "$(flags tme_pass) $(flags tme_burst)" "se _"
+check "a glob on the name" select "marker tme_ba* func tme_burst"
+check "  the query is tme_basic's" \
+	eq "$(grep '^# marker' $S)" "# marker tme_basic func tme_burst"
+check "  tme_burst records" \
+	eq "$(records "echo 1 > $P/pass; echo 2 > $P/burst")" 2
+
+# Bad queries: each is refused with a log line and an error_log entry
+# whose caret is under the word at fault (its offset before the '|'),
+# and a write with ">>" changes nothing.
 before=$(cat $S)
-for q in "marker tme_basic line x" "marker tme_basic bogus 1" \
-	 "marker tme_basic func" "func tme_pass" "marker" \
-	 "marker tme_basic marker tme_str" "marker tme_basic line 9-1"; do
+for c in "22|marker tme_basic line x" "17|marker tme_basic bogus 1" \
+	 "17|marker tme_basic func" "0|func tme_pass" "0|marker" \
+	 "17|marker tme_basic marker tme_str" "22|marker tme_basic line 9-1" \
+	 "7|marker tme_zz* func a" "32|marker tme_basic func tme_pass; line 1" \
+	 "8|!marker tme_basic func tme_pass"; do
+	q=${c#*|}
 	dmesg -C
-	check "refused: $q" sh -c "! echo '$q' > $S 2>/dev/null"
+	: > $T/error_log
+	check "refused: $q" sh -c "! echo '$q' >> $S 2>/dev/null"
 	check "  logged" sh -c "dmesg | grep -q 'markers: .*\\(select\\|marker_sites\\)'"
+	check "  in error_log, the caret at ${c%%|*}" caret "${c%%|*}"
 done
 check "  nothing changed" eq "$(cat $S)" "$before"
 
