@@ -129,9 +129,37 @@ echo "With marker-example unloaded, its events are gone:"
 echo "    # ls $E | grep example_"
 ls $E | grep -c example_ | sed 's/^/    /'
 
+S=$T/marker_sites
+M=/sys/module/test_marker_events/parameters
+step "9. Choosing sites: one site of a marker on, another off" \
+	"test_marker_events passes tme_basic in two functions: tme_pass()" \
+	"once per write to 'pass', tme_burst() K times per write of K to" \
+	"'burst'.  marker_sites chooses among a marker's sites, as dynamic" \
+	"debug chooses pr_debug() sites; the others stay NOPs:"
+modprobe test_marker_events
+echo "    # echo 'marker tme_basic func tme_burst' > $S"
+echo 'marker tme_basic func tme_burst' > $S
+echo 1 > $E/tme_basic/enable
+echo "    # grep tme_basic $S"
+grep '^# marker tme_basic\| tme_basic =' $S | sed 's/^/    /'
+echo > $T/trace
+echo 1 > $M/pass
+echo 2 > $M/burst
+echo "    after one pass and a burst of 2, the trace has:"
+grep ' tme_basic: ' $T/trace | sed 's/^ */    /'
+echo
+echo "A bad query is refused, and error_log shows where:"
+echo "    # echo 'marker tme_basic fnuc tme_pass' >> $S"
+: > $T/error_log
+{ echo 'marker tme_basic fnuc tme_pass' >> $S; } 2>&1 | sed 's/^/    /'
+tail -n 3 $T/error_log | sed 's/^\[[ 0-9.]*\] /    /; s/^  /    /'
+echo 0 > $E/tme_basic/enable
+echo > $S
+modprobe -r test_marker_events
+
 B=/kselftest/markers/bpf_count
 if [ -x $B ] && [ -e /sys/kernel/tracing/events/markers ]; then
-	step "9. BPF programs on a marker's event" \
+	step "10. BPF programs on a marker's event" \
 		"A BPF tracepoint program attaches to events/markers/<name> as to" \
 		"a tracepoint: perf_event_open() with the event's id, then" \
 		"PERF_EVENT_IOC_SET_BPF, what bpftrace and libbpf do.  bpf_count" \

@@ -455,6 +455,23 @@ unsigned int marker_event_test_record(const struct marker_event *ev,
 {
 	return marker_event_shape_probes(ev)->test(ev, slots, entry);
 }
+
+/**
+ * marker_event_test_fetch() - read a va_list as the probes read one
+ * @ev: the event, parsed
+ * @args: the arguments, after its format
+ * @v: where to put them, MARKER_EVENT_MAX_SLOTS slots
+ *
+ * For the format parser's KUnit suite: the probes' reader of a va_list
+ * on an architecture whose sites build none of slots.
+ *
+ * Return: @v, each argument at its slot.
+ */
+const unsigned long *marker_event_test_fetch(const struct marker_event *ev,
+					     va_list *args, unsigned long *v)
+{
+	return marker_event_fetch(ev, args, v);
+}
 #endif
 
 /* Printing a record in the trace file. */

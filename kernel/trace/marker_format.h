@@ -170,6 +170,8 @@ char *marker_format_print_fmt(const struct marker_event *ev);
 #ifdef CONFIG_MARKERS_KUNIT_TEST
 unsigned int marker_event_test_record(const struct marker_event *ev,
 				      const unsigned long *slots, void *entry);
+const unsigned long *marker_event_test_fetch(const struct marker_event *ev,
+					     va_list *args, unsigned long *v);
 #endif
 
 #endif /* _KERNEL_TRACE_MARKER_FORMAT_H */

@@ -387,6 +387,57 @@ static void marker_format_test_store(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, *(u8 *)entry, 0xa5);
 }
 
+/* Through the reader of va_lists, @v's slots for the arguments after it. */
+static const unsigned long *fetch(const struct marker_event *ev,
+				  unsigned long *v, ...)
+{
+	const unsigned long *slots;
+	va_list args;
+
+	va_start(args, v);
+	slots = marker_event_test_fetch(ev, &args, v);
+	va_end(args);
+	return slots;
+}
+
+/*
+ * Where sites build no slots, the probes read a va_list into slots of
+ * their own: each argument, of each kind and width, signed and not, and
+ * after a '*' width, lands where a site that builds slots puts it.
+ */
+static void marker_format_test_fetch(struct kunit *test)
+{
+	static const char fmt[] =
+		"a %hhd b %hhu c %hd d %hu e %d f %u s %s g %lld h %llu i %ld j %c k %zu l %td m %*d p %p";
+	static const char hello[] = "hello";
+	const u64 vals[] = {
+		(u64)-5, 0xfa, (u64)-300, 0xfde8, (u64)-70000, 4000000000U,
+		(unsigned long)hello, (u64)-(1LL << 40), ~0ULL,
+		(u64)(long)-9, 'x', (size_t)-2, (u64)(ptrdiff_t)-3, (u64)-7,
+		(unsigned long)fmt,
+	};
+	struct marker_event *ev = parse(test, fmt);
+	unsigned long want[MARKER_EVENT_MAX_SLOTS] = { };
+	unsigned long v[MARKER_EVENT_MAX_SLOTS] = { };
+	const unsigned long *got;
+	unsigned int i, n;
+
+	KUNIT_ASSERT_EQ(test, ev->nr_ops, ARRAY_SIZE(vals));
+	put_args(ev, want, vals);
+	got = fetch(ev, v, (signed char)-5, (unsigned char)0xfa, (short)-300,
+		    (unsigned short)0xfde8, -70000, 4000000000U, hello,
+		    -(1LL << 40), ~0ULL, -9L, 'x', (size_t)-2, (ptrdiff_t)-3,
+		    4, -7, fmt);
+	KUNIT_EXPECT_PTR_EQ(test, got, (const unsigned long *)v);
+	for (i = 0; i < ev->nr_ops; i++) {
+		n = ev->ops[i].read == MARKER_READ_LLONG ?
+			sizeof(u64) / sizeof(long) : 1;
+		KUNIT_EXPECT_MEMEQ_MSG(test, &v[ev->ops[i].slot],
+				       &want[ev->ops[i].slot],
+				       n * sizeof(long), "argument %u", i);
+	}
+}
+
 /*
  * Strings of every length up to 20, so at every alignment, ending at the
  * end of a page that a guard page follows: measured and copied without a
@@ -537,6 +588,7 @@ static struct kunit_case marker_format_test_cases[] = {
 	KUNIT_CASE(marker_format_test_too_many),
 	KUNIT_CASE(marker_format_test_escapes),
 	KUNIT_CASE(marker_format_test_store),
+	KUNIT_CASE(marker_format_test_fetch),
 	KUNIT_CASE(marker_format_test_store_str),
 	KUNIT_CASE(marker_format_test_store_shapes),
 	KUNIT_CASE(marker_format_test_slot_order),
