@@ -152,7 +152,7 @@ echo "A bad query is refused, and error_log shows where:"
 echo "    # echo 'marker tme_basic fnuc tme_pass' >> $S"
 : > $T/error_log
 { echo 'marker tme_basic fnuc tme_pass' >> $S; } 2>&1 | sed 's/^/    /'
-tail -n 3 $T/error_log | sed 's/^\[[ 0-9.]*\] /    /; s/^  /    /'
+tail -n 3 $T/error_log | sed 's/^\[[ 0-9.]*\] //; s/^/    /'
 echo 0 > $E/tme_basic/enable
 echo > $S
 modprobe -r test_marker_events
