@@ -142,7 +142,8 @@ static int marker_line_cmp(const void *a, const void *b)
  * @buf: where to write them
  *
  * Sorted by name, module and format; an expansion inlined or repeated
- * gives one line.
+ * gives one line.  Marker names are one namespace over the kernel and its
+ * modules: a name without a subsystem prefix is warned about.
  */
 void write_markers(struct buffer *buf)
 {
@@ -155,6 +156,9 @@ void write_markers(struct buffer *buf)
 		l = &marker_lines[i];
 		if (prev && !marker_line_cmp(prev, l))
 			continue;
+		if (!strchr(l->name, '_'))
+			warn("%s: marker %s: no subsystem prefix: name it <subsystem>_<event> (Documentation/trace/markers.rst)\n",
+			     l->module, l->name);
 		buf_printf(buf, "%s\t%s\t%s\n", l->name, l->module, l->format);
 		prev = l;
 	}
