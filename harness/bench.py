@@ -18,6 +18,8 @@ import sys
 
 outdir, ko, pass_log, arm_log, wall_log = sys.argv[1:6]
 others = [a.split('=', 1) for a in sys.argv[6:]]
+mem_log = next((p for a, p in others if a == 'mem'), None)
+others = [(a, p) for a, p in others if a != 'mem']
 
 
 def read(path):
@@ -441,8 +443,73 @@ def other_arches():
     md.append('')
 
 
+MEM = re.compile(r'markers_bench: mem (\w+) \d+ ((?:\d+ ){9})(\S+) (\S+) '
+                 r'(\d+) (\d+) (\d+)')
+MEM_KEYS = ('slab', 'vmalloc', 'percpu', 'instance', 'core', 'syms',
+            'marks', 'ms')
+
+
+def memory():
+    """Section 8: what a module of N markers or N TRACE_EVENT()s takes."""
+    runs = {}
+    for m in MEM.finditer(read(mem_log)):
+        v = [int(x) for x in m.group(2).split()]
+        runs.setdefault(m.group(1), []).append(dict(
+            slab=v[3] - v[0], vmalloc=v[4] - v[1], percpu=v[5] - v[2],
+            instance=v[6] - v[3], core=int(m.group(7)) / 1024,
+            syms=int(m.group(5)), marks=int(m.group(6)),
+            ms=(float(m.group(4)) - float(m.group(3))) * 1000))
+    med = {mod: {k: statistics.median(r[k] for r in rs) for k in MEM_KEYS}
+           for mod, rs in runs.items()}
+    lines = []
+    for mod in ('none', 'mark10', 'mark100', 'mark1000', 'te10', 'te100',
+                'te1000'):
+        if mod in med:
+            lines.append([mod] + [fmt(med[mod][k], 0) for k in MEM_KEYS])
+    per = {}
+    for kind, name in (('mark', 'MARK()'), ('te', 'TRACE_EVENT()')):
+        if f'{kind}1000' not in med or 'none' not in med:
+            continue
+        hi, lo = med[f'{kind}1000'], med['none']
+        per[kind] = {k: (hi[k] - lo[k]) / 1000 for k in MEM_KEYS}
+        lines.append([f'{name}, each'] +
+                     [fmt(per[kind][k] * 1024, 0) for k in MEM_KEYS[:5]] +
+                     [fmt(per[kind][k], 2) for k in MEM_KEYS[5:]])
+        for k in ('slab', 'vmalloc', 'instance', 'core'):
+            table.append(['8-mem', name, f'{per[kind][k] * 1024:.0f}',
+                          f'{k} bytes each', '', ''])
+    section('8. Memory and load time per marker',
+            'A module of N markers of distinct names ("a %d b %lu s %s", '
+            'so N marker events), one of N TRACE_EVENT()s of the same '
+            'fields and print format, and one with neither '
+            '(harness/mem-modules.py), loaded one at a time in the default '
+            'guest with 2 CPUs (no -icount), median of 3 loads: kB of '
+            '/proc/meminfo\'s Slab, VmallocUsed and Percpu the load added; '
+            'the Slab a tracefs instance made then added; the module\'s '
+            'coresize in kB (text and data); its kallsyms symbols and '
+            'MARK_SYMs; the load\'s guest time in ms (10 ms steps).  The '
+            '"each" rows are (N = 1000 - none) / 1000, in bytes for '
+            'memory.',
+            ['module', 'slab', 'vmalloc', 'per-CPU', 'instance slab',
+             'core', 'kallsyms', 'MARK_SYMs', 'load ms'], lines)
+    if 'mark' in per and 'te' in per:
+        m, t = per['mark'], per['te']
+        md.append(f'- A marker takes {m["slab"] * 1024:.0f} bytes of slab '
+                  f'(its event, made at load) and {m["core"] * 1024:.0f} of '
+                  f'module core; a TRACE_EVENT() {t["slab"] * 1024:.0f} and '
+                  f'{t["core"] * 1024:.0f}: in all, slab and vmalloc '
+                  f'(module memory is vmalloc\'s), '
+                  f'{(m["slab"] + m["vmalloc"]) * 1024:.0f} bytes against '
+                  f'{(t["slab"] + t["vmalloc"]) * 1024:.0f}; a tracefs '
+                  f'instance adds {m["instance"] * 1024:.0f} against '
+                  f'{t["instance"] * 1024:.0f}.')
+        md.append('')
+
+
 if others:
     other_arches()
+if mem_log:
+    memory()
 
 with open(f'{outdir}/bench.md', 'w') as f:
     f.write('\n'.join(md))

@@ -10,6 +10,8 @@
 #   3. multi-threaded TCG, 2 CPUs: sections 1-3 again in wall-clock ns.
 # Then the arm64 and generic (i386) variants, whose sites are jump labels,
 # once each under -icount with 1 CPU: sections 1-3 without kprobes.
+# Then the default variant with 2 CPUs once more, with modules of N
+# markers and of N TRACE_EVENT()s: section 7, memory and load time.
 # Then harness/bench.py writes out/bench/bench.{md,csv,png}.  Under
 # -icount QEMU 7.2 never brings a second CPU up (the boot CPU waits in
 # schedule() for it, at boot and on hotplug alike), so sections 4-5 use
@@ -47,14 +49,35 @@ boot() { # VARIANT NAME PART RUNS [boot.sh environment...]
 		die "the $name boot did not finish (exit $rc); see $dir/console-$name.log"
 }
 
+# The memory section's modules (harness/mem-modules.py), built with M=
+# against the default variant, in an initramfs of their own: the
+# variant's with /mem appended.
+mem_initrd() {
+	local d=$dir/mem m
+
+	rm -rf "$d"
+	/usr/bin/python3 "$TOP/harness/mem-modules.py" "$d"
+	mkdir -p "$d/root/mem"
+	for m in none mark10 mark100 mark1000 te10 te100 te1000; do
+		log "bench: building $m"
+		make -s -C "$b" CC="ccache gcc" M="$d/$m" modules \
+			> "$d/$m.log" 2>&1 || die "$m: see $d/$m.log"
+		strip --strip-debug -o "$d/root/mem/$m.ko" "$d/$m/$m.ko"
+	done
+	cp "$b/initramfs.img" "$d/initramfs.img"
+	(cd "$d/root" && find . | cpio -o -H newc --quiet) >> "$d/initramfs.img"
+}
+
 icount="-icount shift=0,sleep=off"
 boot default icount pass 7 SMP=1 TCG_THREAD=single QEMU_EXTRA="$icount"
 boot default arm arm 3 SMP=2 TCG_THREAD=single
 boot default wall pass 7 SMP=2 TCG_THREAD=multi
 boot arm64 icount-arm64 pass 7 SMP=1 TCG_THREAD=single QEMU_EXTRA="$icount"
 boot generic icount-i386 pass 7 SMP=1 TCG_THREAD=single QEMU_EXTRA="$icount"
+mem_initrd
+boot default mem mem 1 SMP=2 TCG_THREAD=single INITRD="$dir/mem/initramfs.img"
 /usr/bin/python3 "$TOP/harness/bench.py" "$dir" "$b/lib/markers_bench.ko" \
 	"$dir/console-icount.log" "$dir/console-arm.log" \
 	"$dir/console-wall.log" arm64="$dir/console-icount-arm64.log" \
-	i386="$dir/console-icount-i386.log"
+	i386="$dir/console-icount-i386.log" mem="$dir/console-mem.log"
 log "bench: tables in $dir/bench.md and bench.csv"

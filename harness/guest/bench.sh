@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of `make bench`: drive lib/markers_bench.c through debugfs.
 # bench.part=pass: per-pass, per-hit and recording figures (sections
-# 1-3); bench.part=arm: arming latency, sync rounds and holds (4-5).
+# 1-3); bench.part=arm: arming latency, sync rounds and holds (4-5);
+# bench.part=mem: the memory a module's markers or events take (7).
 # The host reads the "markers_bench: row ..." and "... arm ..." lines.
 part=$(sed -n 's/.*bench\.part=\([a-z]*\).*/\1/p' /proc/cmdline)
 R=/sys/kernel/debug/markers_bench/run
@@ -30,6 +31,43 @@ list_sites() {
 		echo "markers_bench: list $f $n $t0 $t1"
 	done
 }
+
+# mem: what loading a module of N markers costs against one of N
+# TRACE_EVENT()s and one with neither (harness/mem-modules.py, in /mem):
+# slab, vmalloc and per-CPU memory, then what a tracefs instance adds
+# with the module loaded, the load's guest time, the module's kallsyms
+# and its core size; three rounds each.  "markers_bench: mem MODULE
+# ROUND" and the meminfo kB (Slab VmallocUsed Percpu) before, after the
+# load and after the instance, then the times, symbols and size.
+meminfo() {
+	awk '/^(Slab|VmallocUsed|Percpu):/ { printf "%s ", $2 }' /proc/meminfo
+}
+mem() {
+	for m in none mark10 mark100 mark1000 te10 te100 te1000; do
+		for r in 1 2 3; do
+			sync
+			echo 3 > /proc/sys/vm/drop_caches
+			b=$(meminfo)
+			t0=$(cut -d' ' -f1 /proc/uptime)
+			insmod /mem/$m.ko || echo "bench: $m does not load"
+			t1=$(cut -d' ' -f1 /proc/uptime)
+			a=$(meminfo)
+			mkdir $T/instances/mem
+			i=$(meminfo)
+			rmdir $T/instances/mem
+			k=$(grep -c "\[$m\]\$" /proc/kallsyms)
+			km=$(grep -c " __mark\..*\[$m\]\$" /proc/kallsyms)
+			c=$(cat /sys/module/$m/coresize)
+			rmmod $m
+			echo "markers_bench: mem $m $r $b$a$i$t0 $t1 $k $km $c"
+		done
+	done
+}
+if [ "$part" = mem ]; then
+	mem
+	echo "bench: done"
+	exit 0
+fi
 
 if ! modprobe markers_bench; then
 	echo "bench: markers_bench does not load"
