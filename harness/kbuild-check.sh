@@ -72,7 +72,7 @@ check "... saying so" says "__markers_strings ends inside an entry"
 check "a name without a subsystem prefix: the module builds" \
 	bad_module prefix '"noprefix\0x %d"'
 check "... with a warning" \
-	says "marker noprefix: no subsystem prefix: name it <subsystem>_<event>"
+	says "marker noprefix: no <subsystem>_ prefix"
 check "a format with a newline: the module builds" \
 	bad_module newline '"nl\0x %d\n"' '"ok\0y %d"'
 check "... with a warning" \

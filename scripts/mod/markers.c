@@ -157,7 +157,7 @@ void write_markers(struct buffer *buf)
 		if (prev && !marker_line_cmp(prev, l))
 			continue;
 		if (!strchr(l->name, '_'))
-			warn("%s: marker %s: no subsystem prefix: name it <subsystem>_<event> (Documentation/trace/markers.rst)\n",
+			warn("%s: marker %s: no <subsystem>_ prefix\n",
 			     l->module, l->name);
 		buf_printf(buf, "%s\t%s\t%s\n", l->name, l->module, l->format);
 		prev = l;
