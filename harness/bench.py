@@ -148,7 +148,6 @@ hits = per_iteration(
     hit_names, 'pass/empty')
 rec_names = [('rec/marker_event', 'MARK() + its event (markers:bench_rec)'),
              ('rec/trace_event', 'TRACE_EVENT, same fields'),
-             ('rec/trace_printk', 'trace_printk(), same format'),
              ('rec/kprobe_event', 'kprobe_events on MARK_SYM, same values '
               '[1]')]
 per_iteration('3-recording', '3. Recording u32 + u64 + string, per hit',
@@ -181,8 +180,8 @@ for m in re.finditer(r'markers_bench: bytes (\S+) (\d+) (\d+)', text):
 lists = {m.group(1): (int(m.group(2)), float(m.group(4)) - float(m.group(3)))
          for m in re.finditer(r'markers_bench: list (\S+) (\d+) (\S+) (\S+)',
                               text)}
-lines = [[name, fmt(nbytes.get(label))] for label, name in rec_names[:3]]
-for label, name in rec_names[:3]:
+lines = [[name, fmt(nbytes.get(label))] for label, name in rec_names[:2]]
+for label, name in rec_names[:2]:
     if label in nbytes:
         table.append(['3-bytes', name, f'{nbytes[label]:.1f}',
                       'bytes per record', '', ''])

@@ -203,23 +203,6 @@ static noinline void loop_rec_event(unsigned int n)
 	}
 }
 
-/*
- * The same record through trace_printk(), for the comparison it invites;
- * loading this module prints trace_printk()'s banner, which is why no
- * other code of the series has one.
- */
-static noinline void loop_rec_printk(unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		WRITE_ONCE(bench_seq, i);
-		trace_printk("seq %u value %llu name %s\n", i, bench_value,
-			     bench_name);
-		barrier();
-	}
-}
-
 static const struct {
 	const char *name;
 	void (*fn)(unsigned int n);
@@ -232,7 +215,6 @@ static const struct {
 	{ "flag", loop_flag },
 	{ "rec_mark", loop_rec_mark },
 	{ "rec_event", loop_rec_event },
-	{ "rec_printk", loop_rec_printk },
 };
 
 /*

@@ -164,12 +164,6 @@ pass_rec() {
 	echo 0 > $T/events/markers_bench/bench_rec/enable
 	rec_bytes rec/trace_event
 	grep -m1 'bench_rec: seq' $T/trace
-	# trace_printk() records whenever tracing is on: its own row.
-	echo > $T/trace
-	run time rec_printk rec/trace_printk
-	rec_bytes rec/trace_printk
-	grep -m1 'seq 1 value' $T/trace
-	echo > $T/trace
 }
 
 # 3d. A BPF tracepoint program on each event (bpf_count: it counts the

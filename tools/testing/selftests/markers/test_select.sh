@@ -27,7 +27,7 @@ modprobe -q -r test_marker_events_clash test_marker_events 2>/dev/null
 # flags FUNC [NAME]: the flags of NAME's site in FUNC (tme_basic's by
 # default), as marker_sites lists it.
 flags() {
-	sed -n "s/^[^ ]*test_marker_events.c:[0-9]* \[test_marker_events\]$1 ${2:-tme_basic} =//p" $S
+	sed -n "s/^[^ ]*\.c:[0-9]* \[test_marker_events\]$1 ${2:-tme_basic} =//p" $S
 }
 
 # records COMMAND: how many tme_basic records COMMAND made.
