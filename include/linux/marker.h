@@ -37,12 +37,13 @@ typedef void marker_probe_func(void *probe_private, void *call_private,
 
 /**
  * struct marker_probe_closure - one connected probe
+ * @probe_private: data passed back to @func; first, as the one field a
+ *	site reads, at no displacement
  * @func: the probe
- * @probe_private: data passed back to @func
  */
 struct marker_probe_closure {
-	marker_probe_func *func;
 	void *probe_private;
+	marker_probe_func *func;
 };
 
 /**

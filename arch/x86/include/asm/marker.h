@@ -122,8 +122,10 @@ void marker_tramp_none(void *probe_private, void *call_private,
  * of the overflow area, where the site stored its arguments as C promotes
  * them.  No variadic function runs on the way to the probe.  The kernel
  * is built without SSE and passes no floating point arguments: no
- * va_arg() reads fp_offset, which is 0 so that the header is one 8-byte
- * store of an immediate, nor reg_save_area, which is not set.
+ * va_arg() reads fp_offset or reg_save_area.  A flag site's va_list
+ * sets fp_offset to 0; a patched site's sets gp_offset alone, in the
+ * asm of its call, addressed through the va_list's register (a 4-byte
+ * store of 6 bytes, where an %rsp-relative one takes 8 or 9).
  */
 struct marker_va {
 	unsigned int gp_offset;
@@ -197,8 +199,8 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
  * kernel/marker.c points at the marker's probe while it has exactly one,
  * and at marker_iterate() otherwise.  The probe gets the probe_private of
  * the array @probes the site read, the site's call_private, the format
- * and the va_list; the iterator also gets @probes (in %r8), and calls
- * every closure in it.
+ * and the va_list @va, whose gp_offset the asm sets; the iterator also
+ * gets @probes (in %r8), and calls every closure in it.
  */
 #define __MARK_CALL(name, probes, call_private, va)			\
 	do {								\
@@ -211,7 +213,8 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
 		register struct marker_probe_closure *__pr asm("r8") =	\
 			__probes;					\
 									\
-		asm volatile("1: call %c[fn]\n\t"			\
+		asm volatile("movl %[gp], (%%rcx)\n\t"			\
+			     "1: call %c[fn]\n\t"			\
 			     ".pushsection __marker_calls, \"a\"\n\t"	\
 			     _ASM_ALIGN "\n\t"				\
 			     ".long 1b - ., 0\n\t"			\
@@ -219,9 +222,10 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
 			     ".popsection"				\
 			     : ASM_CALL_CONSTRAINT, "+D" (__priv),		\
 			       "+S" (__cp), "+d" (__fmt), "+c" (__vap),	\
-			       "+r" (__pr)					\
+			       "+r" (__pr), "+m" (*__vap)			\
 			     : [fn] "i" (marker_iterate),		\
-			       [m] "i" (&__marker_##name)		\
+			       [m] "i" (&__marker_##name),		\
+			       [gp] "i" (MARKER_VA_GP_OFFSET)		\
 			     : "rax", "r9", "r10", "r11", "memory", "cc");	\
 	} while (0)
 
@@ -241,8 +245,6 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
 		    unlikely(__marker_rcu_ignores_cpu())) {		\
 			marker_skip_unwatched(&__marker_##name);	\
 		} else {						\
-			__va.gp_offset = MARKER_VA_GP_OFFSET;		\
-			__va.fp_offset = 0;				\
 			__va.overflow_arg_area = __slots;		\
 			__MARK_CALL(name,				\
 				rcu_dereference_sched(__marker_##name.probes), \
