@@ -203,6 +203,54 @@ static noinline void loop_rec_event(unsigned int n)
 	}
 }
 
+/*
+ * The same values through the other ways 6.12 has of instrumenting a
+ * place: a marker whose name no tracepoint has (a tp_btf program on
+ * "bench_rec" takes the tracepoint), a function that fprobe and kprobe
+ * events can fetch the arguments of (not cloned, so that they find it by
+ * its name and its BTF), and a pr_debug() site.
+ */
+static noinline void loop_rec_typed(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		WRITE_ONCE(bench_seq, i);
+		MARK(bench_typed, "seq %u value %llu name %s", i, bench_value,
+		     bench_name);
+		barrier();
+	}
+}
+
+static noinline __noclone void
+bench_rec_fn(u32 seq, u64 value, const char *name)
+{
+	asm volatile("" : : "r" (seq), "r" (value), "r" (name));
+}
+
+static noinline void loop_rec_fn(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		WRITE_ONCE(bench_seq, i);
+		bench_rec_fn(i, bench_value, bench_name);
+		barrier();
+	}
+}
+
+static noinline void loop_rec_debug(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		WRITE_ONCE(bench_seq, i);
+		pr_debug("seq %u value %llu name %s\n", i, bench_value,
+			 bench_name);
+		barrier();
+	}
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(unsigned int n);
@@ -215,6 +263,9 @@ static const struct {
 	{ "flag", loop_flag },
 	{ "rec_mark", loop_rec_mark },
 	{ "rec_event", loop_rec_event },
+	{ "rec_typed", loop_rec_typed },
+	{ "rec_fn", loop_rec_fn },
+	{ "rec_debug", loop_rec_debug },
 };
 
 /*

@@ -27,7 +27,8 @@ armed() {
 
 dmesg -c >/dev/null
 check "markers_bench loads" modprobe markers_bench loops=1000 runs=3
-for l in empty mark trace_mark tp key flag rec_mark rec_event; do
+for l in empty mark trace_mark tp key flag rec_mark rec_event rec_typed \
+	 rec_fn rec_debug; do
 	check "time $l" eq "$("$W" $R "time $l t/$l")" ok
 	check "  a row for it" eq "$(rows t/$l)" 1
 done
