@@ -19,7 +19,8 @@ import sys
 outdir, ko, pass_log, arm_log, wall_log = sys.argv[1:6]
 others = [a.split('=', 1) for a in sys.argv[6:]]
 mem_log = next((p for a, p in others if a == 'mem'), None)
-others = [(a, p) for a, p in others if a != 'mem']
+btf_log = next((p for a, p in others if a == 'btf'), None)
+others = [(a, p) for a, p in others if a not in ('mem', 'btf')]
 
 
 def read(path):
@@ -506,10 +507,77 @@ def memory():
         md.append('')
 
 
+# Section 9: label, contender, the loop whose pass with nothing connected
+# is the baseline.
+BTF_ROWS = [
+    ('other/marker_tp_btf', 'MARK() bench_typed + a tp_btf program',
+     'rec_typed'),
+    ('other/tracepoint_tp_btf', 'tracepoint bench_rec + the same tp_btf '
+     'program', 'rec_event'),
+    ('other/marker_raw_tp', 'MARK() bench_typed + a raw_tp program',
+     'rec_typed'),
+    ('other/tracepoint_raw_tp', 'tracepoint bench_rec + the same raw_tp '
+     'program', 'rec_event'),
+    ('other/marker_event', 'MARK() bench_typed, its event recording',
+     'rec_typed'),
+    ('other/trace_event', 'TRACE_EVENT bench_rec recording', 'rec_event'),
+    ('other/tprobe', 'tprobe event (t:) on the tracepoint bench_rec, '
+     'BTF argument names', 'rec_event'),
+    ('other/fprobe', 'fprobe event (f:) on a function taking the values, '
+     'BTF argument names', 'rec_fn'),
+    ('other/kprobe', 'kprobe event (p:) on that function, BTF argument '
+     'names', 'rec_fn'),
+    ('other/eprobe', 'eprobe event (e:) on the TRACE_EVENT bench_rec '
+     '(the event builds its record, the eprobe writes its own)',
+     'rec_event'),
+    ('other/pr_debug', 'pr_debug() under dynamic debug, into the printk '
+     'buffer', 'rec_debug'),
+]
+
+
+def btf_others():
+    """Section 9: what 6.12 has beside markers, in the btf variant."""
+    r = rows(btf_log)
+    text = read(btf_log)
+    nb = {}
+    for m in re.finditer(r'markers_bench: bytes (\S+) (\d+) (\d+)', text):
+        if int(m.group(3)):
+            nb[m.group(1)] = int(m.group(2)) / int(m.group(3))
+    lines = []
+    for label, name, loop in BTF_ROWS:
+        base = r.get(f'other/none-{loop}')
+        if label not in r or base is None:
+            lines.append([name, '-', '-', '-'])
+            continue
+        v = r[label] - base
+        lines.append([name, fmt(v), fmt(base), fmt(nb.get(label))])
+        table.append(['9-others', name, f'{v:.2f}', 'instructions', '', ''])
+    disabled = [[f'`{loop}` loop, nothing connected', fmt(r.get(
+        f'other/none-{loop}'))] for loop in ('rec_mark', 'rec_typed',
+                                             'rec_event', 'rec_fn',
+                                             'rec_debug')]
+    section('9. Against what 6.12 has beside markers (btf variant)',
+            'The same u32 + u64 + string through each mechanism, in the '
+            'btf variant (default + BTF, fprobe events, dynamic debug), '
+            '-icount shift=0,sleep=off, 1 CPU, median of 7 runs: '
+            'instructions per hit over the same loop with nothing '
+            'connected (its own cost in the third column), and bytes per '
+            'record where one is written to the ring buffer.  The BPF '
+            'programs count the hit and add the first argument.',
+            ['contender', 'instructions', 'loop alone', 'bytes per record'],
+            lines)
+    section('9a. The loops alone (btf variant)',
+            'Instructions per iteration, nothing connected: each site '
+            'disabled, or the call of a function that nothing probes.',
+            ['loop', 'instructions'], disabled)
+
+
 if others:
     other_arches()
 if mem_log:
     memory()
+if btf_log:
+    btf_others()
 
 with open(f'{outdir}/bench.md', 'w') as f:
     f.write('\n'.join(md))

@@ -11,7 +11,9 @@
 # Then the arm64 and generic (i386) variants, whose sites are jump labels,
 # once each under -icount with 1 CPU: sections 1-3 without kprobes.
 # Then the default variant with 2 CPUs once more, with modules of N
-# markers and of N TRACE_EVENT()s: section 7, memory and load time.
+# markers and of N TRACE_EVENT()s: section 8, memory and load time.
+# Then the btf variant under -icount: section 9, what 6.12 has beside
+# markers (tp_btf, tprobe, fprobe, kprobe and eprobe events, pr_debug()).
 # Then harness/bench.py writes out/bench/bench.{md,csv,png}.  Under
 # -icount QEMU 7.2 never brings a second CPU up (the boot CPU waits in
 # schedule() for it, at boot and on hotplug alike), so sections 4-5 use
@@ -20,6 +22,7 @@
 # a static key's sites, looping in a function without a loop.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/harness/guest-copy.sh"
 
 dir=$OUT/bench
 b=$(builddir default)
@@ -68,6 +71,35 @@ mem_initrd() {
 	(cd "$d/root" && find . | cpio -o -H newc --quiet) >> "$d/initramfs.img"
 }
 
+# Section 9's initramfs: the btf variant's, with the tp_btf programs
+# (harness/btf/bench_btf.*, built with clang against the variant's BTF
+# and linked with Debian's libbpf) and the current guest scripts
+# appended.
+btf_initrd() {
+	local bb d=$dir/btf
+	bb=$(builddir btf)
+	rm -rf "$d"
+	mkdir -p "$d/root/harness"
+	bpftool btf dump file "$bb/vmlinux" format c > "$d/vmlinux.h"
+	clang-14 -target bpf -O2 -g -D__TARGET_ARCH_x86 -I"$d" \
+		-c "$TOP/harness/btf/bench_btf.bpf.c" \
+		-o "$d/root/harness/bench_btf.bpf.o" || die "bench_btf.bpf.c"
+	gcc -O2 -Wall -o "$d/bench_btf" "$TOP/harness/btf/bench_btf.c" \
+		-lbpf || die "bench_btf.c"
+	guest_copy "$d/root" "$d/bench_btf" /usr/bin/bench_btf
+	guest_copy_libs "$d/root" "$d/bench_btf" ||
+		die "bench_btf's shared libraries could not be copied"
+	cp "$TOP"/harness/guest/* "$d/root/harness/"
+	mv "$d/root/harness/init" "$d/root/init"
+	chmod +x "$d/root/init" "$d"/root/harness/*.sh
+	{
+		cat "$bb/initramfs.img"
+		head -c $(( (4 - $(stat -c %s "$bb/initramfs.img") % 4) % 4 )) \
+			/dev/zero
+		(cd "$d/root" && find . | cpio -o -H newc --quiet)
+	} > "$d/initramfs.img"
+}
+
 icount="-icount shift=0,sleep=off"
 boot default icount pass 7 SMP=1 TCG_THREAD=single QEMU_EXTRA="$icount"
 boot default arm arm 3 SMP=2 TCG_THREAD=single
@@ -76,8 +108,14 @@ boot arm64 icount-arm64 pass 7 SMP=1 TCG_THREAD=single QEMU_EXTRA="$icount"
 boot generic icount-i386 pass 7 SMP=1 TCG_THREAD=single QEMU_EXTRA="$icount"
 mem_initrd
 boot default mem mem 1 SMP=2 TCG_THREAD=single INITRD="$dir/mem/initramfs.img"
+bash "$TOP/harness/deps.sh" libbpf-dev clang-14 || exit 1
+bash "$TOP/harness/build.sh" btf || exit 1
+btf_initrd
+boot btf icount-btf btf 7 SMP=1 TCG_THREAD=single QEMU_EXTRA="$icount" \
+	INITRD="$dir/btf/initramfs.img"
 /usr/bin/python3 "$TOP/harness/bench.py" "$dir" "$b/lib/markers_bench.ko" \
 	"$dir/console-icount.log" "$dir/console-arm.log" \
 	"$dir/console-wall.log" arm64="$dir/console-icount-arm64.log" \
-	i386="$dir/console-icount-i386.log" mem="$dir/console-mem.log"
+	i386="$dir/console-icount-i386.log" mem="$dir/console-mem.log" \
+	btf="$dir/console-icount-btf.log"
 log "bench: tables in $dir/bench.md and bench.csv"

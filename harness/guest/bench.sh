@@ -3,7 +3,8 @@
 # Guest side of `make bench`: drive lib/markers_bench.c through debugfs.
 # bench.part=pass: per-pass, per-hit and recording figures (sections
 # 1-3); bench.part=arm: arming latency, sync rounds and holds (4-5);
-# bench.part=mem: the memory a module's markers or events take (7).
+# bench.part=mem: the memory a module's markers or events take (8);
+# bench.part=btf: what 6.12 has beside markers, in the btf variant (9).
 # The host reads the "markers_bench: row ..." and "... arm ..." lines.
 part=$(sed -n 's/.*bench\.part=\([a-z]*\).*/\1/p' /proc/cmdline)
 R=/sys/kernel/debug/markers_bench/run
@@ -208,6 +209,62 @@ pass_rec_kprobe() {
 	echo '-:bench/rec' >> $T/kprobe_events
 }
 
+# 9. The same values through what 6.12 has beside markers (the btf
+# variant, with BTF, fprobe events and dynamic debug): tp_btf and raw_tp
+# programs on the marker bench_typed and on the tracepoint bench_rec,
+# tprobe, fprobe and kprobe events with BTF argument names, an eprobe on
+# the TRACE_EVENT, a pr_debug() site.  Each loop's own pass with nothing
+# connected is its baseline (other/none-LOOP).
+dyn() { # ALTERNATIVE...: the first definition dynamic_events takes
+	for d in "$@"; do
+		echo "$d" >> $T/dynamic_events 2> /dev/null && return 0
+		echo "bench: '$d' refused: $(tail -n 3 $T/error_log | tr '\n' ' ')"
+	done
+	return 1
+}
+rec_on() { # EVENT-DIR LOOP LABEL: time LOOP with the event recording
+	echo > $T/trace
+	echo 1 > $T/events/$1/enable || echo "bench: $1 not enabled"
+	run time $2 $3
+	echo 0 > $T/events/$1/enable
+	rec_bytes $3
+	grep -m1 "${1#*/}: " $T/trace
+}
+others() {
+	for l in rec_mark rec_typed rec_event rec_fn rec_debug; do
+		run time $l other/none-$l
+	done
+	B=/kselftest/markers/bpf_count
+	$B -R -f 0 markers:bench_typed $R "time rec_typed other/marker_raw_tp"
+	$B -R -f 0 bench_rec $R "time rec_event other/tracepoint_raw_tp"
+	O=/harness/bench_btf.bpf.o
+	bench_btf $O bench_typed_btf $R "time rec_typed other/marker_tp_btf"
+	bench_btf $O bench_rec_btf $R "time rec_event other/tracepoint_tp_btf"
+	rec_on markers/bench_typed rec_typed other/marker_event
+	rec_on markers_bench/bench_rec rec_event other/trace_event
+	dyn 't:bench9/tprobe bench_rec seq=seq value=value name=name:string' \
+	    't:bench9/tprobe bench_rec seq=$arg1 value=$arg2 name=+0($arg3):string' &&
+		rec_on bench9/tprobe rec_event other/tprobe
+	dyn 'f:bench9/fprobe bench_rec_fn seq=seq value=value name=name:string' \
+	    'f:bench9/fprobe bench_rec_fn seq=$arg1 value=$arg2 name=+0($arg3):string' &&
+		rec_on bench9/fprobe rec_fn other/fprobe
+	dyn 'p:bench9/kprobe bench_rec_fn seq=seq value=value name=name:string' \
+	    'p:bench9/kprobe bench_rec_fn seq=$arg1 value=$arg2 name=+0($arg3):string' &&
+		rec_on bench9/kprobe rec_fn other/kprobe
+	dyn 'e:bench9/eprobe markers_bench/bench_rec seq=$seq value=$value name=$name:string' \
+	    'e:bench9/eprobe markers_bench/bench_rec seq=$seq value=$value' &&
+		rec_on bench9/eprobe rec_event other/eprobe
+	echo > $T/dynamic_events
+	# pr_debug() into the printk buffer, not to the console.
+	echo 7 > /proc/sys/kernel/printk
+	echo 'func loop_rec_debug +p' > /proc/dynamic_debug/control ||
+		echo "bench: dynamic debug refused the query"
+	run time rec_debug other/pr_debug
+	echo 'func loop_rec_debug -p' > /proc/dynamic_debug/control
+	echo 8 > /proc/sys/kernel/printk
+	dmesg | grep -m1 'markers_bench: seq '
+}
+
 arm() {
 	echo 0 > $OPT
 	run arm
@@ -217,7 +274,8 @@ arm() {
 case "$part" in
 pass) pass ;;
 arm) arm ;;
-*) echo "bench: bench.part=pass|arm" ;;
+btf) others ;;
+*) echo "bench: bench.part=pass|arm|btf" ;;
 esac
 modprobe -r markers_bench
 echo "bench: done"
