@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * marker_btf OBJ PROG N: load the program PROG of the BPF object OBJ
- * (marker_btf.bpf.o) with libbpf, attach it as its section says
- * (tp_btf/ or raw_tp/ and a marker's name), pass test_marker_events'
+ * marker_btf OBJ PROG N [open|link]: load the program PROG of the BPF
+ * object OBJ (marker_btf.bpf.o) with libbpf, attach it as its section
+ * says (tp_btf/ or raw_tp/ and a marker's name), pass test_marker_events'
  * markers N times from this process, and print the program's counts:
- * "hits H pid_ok P comm_ok C core_ok K".  Exit 0; 2 if the program is
- * refused at load, 3 at attach (libbpf's error printed); 1 otherwise.
+ * "hits H pid_ok P comm_ok C core_ok K".  With "open" or "link" the
+ * program is attached by that bpf() command itself, BPF_RAW_TRACEPOINT_OPEN
+ * or BPF_LINK_CREATE (BPF_TRACE_RAW_TP), whichever libbpf would use.
+ * Exit 0; 2 if the program is refused at load, 3 at attach (the error
+ * printed); 1 otherwise.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,15 +46,17 @@ int main(int argc, char **argv)
 {
 	struct bpf_program *prog, *p;
 	struct bpf_object *obj;
-	struct bpf_link *link;
+	struct bpf_link *link = NULL;
 	__u32 i, key = LOADER_PID;
-	int err, fd;
+	int err, fd, link_fd = -1;
+	const char *how;
 	__u64 v[4];
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s OBJ PROG N\n", argv[0]);
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: %s OBJ PROG N [open|link]\n", argv[0]);
 		return 1;
 	}
+	how = argc == 5 ? argv[4] : "libbpf";
 	obj = bpf_object__open_file(argv[1], NULL);
 	if (!obj) {
 		fprintf(stderr, "%s: %s\n", argv[1], strerror(errno));
@@ -75,9 +80,17 @@ int main(int argc, char **argv)
 		perror("counts");
 		return 1;
 	}
-	link = bpf_program__attach(prog);
-	if (!link) {
-		fprintf(stderr, "attach: %s\n", strerror(errno));
+	if (!strcmp(how, "open")) {
+		link_fd = bpf_raw_tracepoint_open(NULL, bpf_program__fd(prog));
+	} else if (!strcmp(how, "link")) {
+		link_fd = bpf_link_create(bpf_program__fd(prog), 0,
+					  BPF_TRACE_RAW_TP, NULL);
+	} else {
+		link = bpf_program__attach(prog);
+		link_fd = link ? 0 : -errno;
+	}
+	if (link_fd < 0) {
+		fprintf(stderr, "attach (%s): %s\n", how, strerror(-link_fd));
 		return 3;
 	}
 	if (pass(atoi(argv[3])))
@@ -91,7 +104,10 @@ int main(int argc, char **argv)
 	printf("hits %llu pid_ok %llu comm_ok %llu core_ok %llu\n",
 	       (unsigned long long)v[0], (unsigned long long)v[1],
 	       (unsigned long long)v[2], (unsigned long long)v[3]);
-	bpf_link__destroy(link);
+	if (link)
+		bpf_link__destroy(link);
+	else
+		close(link_fd);
 	bpf_object__close(obj);
 	return 0;
 }

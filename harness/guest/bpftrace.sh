@@ -128,12 +128,13 @@ echo "# $got"
 [ "$got" = "$want" ]
 result $? "BTF of vmlinux: btf_trace_markers_x86_site, (value)"
 
-# mb PROG N: harness/btf/marker_btf.c, a libbpf loader, runs PROG of
-# marker_btf.bpf.o over N passes of the module's markers.
+# mb PROG N [open|link]: harness/btf/marker_btf.c, a libbpf loader,
+# runs PROG of marker_btf.bpf.o over N passes of the module's markers,
+# attached as libbpf does or by the bpf() command named.
 mb() {
-	marker_btf /harness/marker_btf.bpf.o "$1" "$2" > /tmp/mb.out 2>&1
+	marker_btf /harness/marker_btf.bpf.o "$@" > /tmp/mb.out 2>&1
 	mb_rc=$?
-	echo "# marker_btf $1 $2: exit $mb_rc"
+	echo "# marker_btf $*: exit $mb_rc"
 	comment /tmp/mb.out
 }
 mb tme_task_btf 5
@@ -144,6 +145,17 @@ mb tme_task_raw 5
 [ "$mb_rc" = 0 ] &&
 	grep -qxF 'hits 5 pid_ok 5 comm_ok 5 core_ok 5' /tmp/mb.out
 result $? "libbpf raw_tp/tme_task: the same through u64 arguments"
+mb tme_task_btf 3 link
+[ "$mb_rc" = 0 ] &&
+	grep -qxF 'hits 3 pid_ok 3 comm_ok 3 core_ok 3' /tmp/mb.out
+result $? "tp_btf/tme_task attached by BPF_LINK_CREATE"
+mb tme_task_btf 3 open
+[ "$mb_rc" = 0 ] &&
+	grep -qxF 'hits 3 pid_ok 3 comm_ok 3 core_ok 3' /tmp/mb.out
+result $? "tp_btf/tme_task attached by BPF_RAW_TRACEPOINT_OPEN"
+mb tme_task_raw 1 link
+[ "$mb_rc" = 3 ] && grep -q 'attach (link): Invalid argument' /tmp/mb.out
+result $? "raw_tp/tme_task by BPF_LINK_CREATE: EINVAL, as a tracepoint's in 6.12"
 mb tme_typeclash_btf 1
 [ "$mb_rc" = 2 ] && dmesg | grep -q 'tme_typeclash: sites pass arguments of different types'
 result $? "libbpf tp_btf/tme_typeclash refused at load, said so"
