@@ -6,7 +6,8 @@
  * markers N times from this process, and print the program's counts:
  * "hits H pid_ok P comm_ok C core_ok K".  With "open" or "link" the
  * program is attached by that bpf() command itself, BPF_RAW_TRACEPOINT_OPEN
- * or BPF_LINK_CREATE (BPF_TRACE_RAW_TP), whichever libbpf would use.
+ * or BPF_LINK_CREATE (BPF_TRACE_RAW_TP, with no fallback to the other),
+ * whichever libbpf would use.
  * Exit 0; 2 if the program is refused at load, 3 at attach (the error
  * printed); 1 otherwise.
  */
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -40,6 +42,22 @@ static int pass(int n)
 	}
 	close(fd);
 	return 0;
+}
+
+/*
+ * BPF_LINK_CREATE itself: libbpf's bpf_link_create() retries with
+ * BPF_RAW_TRACEPOINT_OPEN when the kernel answers EINVAL.
+ */
+static int link_create(int prog_fd)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog_fd;
+	attr.link_create.attach_type = BPF_TRACE_RAW_TP;
+	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	return fd < 0 ? -errno : fd;
 }
 
 int main(int argc, char **argv)
@@ -83,8 +101,7 @@ int main(int argc, char **argv)
 	if (!strcmp(how, "open")) {
 		link_fd = bpf_raw_tracepoint_open(NULL, bpf_program__fd(prog));
 	} else if (!strcmp(how, "link")) {
-		link_fd = bpf_link_create(bpf_program__fd(prog), 0,
-					  BPF_TRACE_RAW_TP, NULL);
+		link_fd = link_create(bpf_program__fd(prog));
 	} else {
 		link = bpf_program__attach(prog);
 		link_fd = link ? 0 : -errno;
