@@ -215,11 +215,9 @@ pass_rec_kprobe() {
 # tprobe, fprobe and kprobe events with BTF argument names, an eprobe on
 # the TRACE_EVENT, a pr_debug() site.  Each loop's own pass with nothing
 # connected is its baseline (other/none-LOOP).
-dyn() { # ALTERNATIVE...: the first definition dynamic_events takes
-	for d in "$@"; do
-		echo "$d" >> $T/dynamic_events 2> /dev/null && return 0
-		echo "bench: '$d' refused: $(tail -n 3 $T/error_log | tr '\n' ' ')"
-	done
+dyn() { # DEFINITION: add it to dynamic_events, or say why not
+	echo "$1" >> $T/dynamic_events 2> /dev/null && return 0
+	echo "bench: '$1' refused: $(tail -n 3 $T/error_log | tr '\n' ' ')"
 	return 1
 }
 rec_on() { # EVENT-DIR LOOP LABEL: time LOOP with the event recording
@@ -242,17 +240,16 @@ others() {
 	bench_btf $O bench_rec_btf $R "time rec_event other/tracepoint_tp_btf"
 	rec_on markers/bench_typed rec_typed other/marker_event
 	rec_on markers_bench/bench_rec rec_event other/trace_event
-	dyn 't:bench9/tprobe bench_rec seq=seq value=value name=name:string' \
-	    't:bench9/tprobe bench_rec seq=$arg1 value=$arg2 name=+0($arg3):string' &&
+	# The same fields by BTF argument name (tprobe, fprobe, kprobe)
+	# or by the event's field name (eprobe).
+	a='seq=seq value=value name=name:string'
+	dyn "t:bench9/tprobe bench_rec $a" &&
 		rec_on bench9/tprobe rec_event other/tprobe
-	dyn 'f:bench9/fprobe bench_rec_fn seq=seq value=value name=name:string' \
-	    'f:bench9/fprobe bench_rec_fn seq=$arg1 value=$arg2 name=+0($arg3):string' &&
+	dyn "f:bench9/fprobe bench_rec_fn $a" &&
 		rec_on bench9/fprobe rec_fn other/fprobe
-	dyn 'p:bench9/kprobe bench_rec_fn seq=seq value=value name=name:string' \
-	    'p:bench9/kprobe bench_rec_fn seq=$arg1 value=$arg2 name=+0($arg3):string' &&
+	dyn "p:bench9/kprobe bench_rec_fn $a" &&
 		rec_on bench9/kprobe rec_fn other/kprobe
-	dyn 'e:bench9/eprobe markers_bench/bench_rec seq=$seq value=$value name=$name:string' \
-	    'e:bench9/eprobe markers_bench/bench_rec seq=$seq value=$value' &&
+	dyn 'e:bench9/eprobe markers_bench/bench_rec seq=$seq value=$value name=$name:string' &&
 		rec_on bench9/eprobe rec_event other/eprobe
 	echo > $T/dynamic_events
 	# pr_debug() into the printk buffer, not to the console.
