@@ -56,22 +56,38 @@ static void marker_sites_count(const struct marker_range *r,
 
 static const struct marker *marker_sort_base;
 
+/* By name, then by format, MARK_ENABLED()'s (none) first. */
 static int marker_cmp_name(const void *a, const void *b)
 {
-	const struct marker *base = marker_sort_base;
+	const struct marker *ma = &marker_sort_base[*(const unsigned int *)a];
+	const struct marker *mb = &marker_sort_base[*(const unsigned int *)b];
+	int ret = strcmp(ma->name, mb->name);
 
-	return strcmp(base[*(const unsigned int *)a].name,
-		      base[*(const unsigned int *)b].name);
+	if (ret || ma->format == mb->format)
+		return ret;
+	if (!ma->format || !mb->format)
+		return ma->format ? 1 : -1;
+	return strcmp(ma->format, mb->format);
 }
 
 /*
- * One line per marker name and owner: its sites, how many are armed, its
- * probes and its format.  A marker expansion without a patchable site
- * (_trace_mark(), or a jump label or flag test) counts as one site, armed
- * while probes are connected.  The expansions are sorted by name, so
- * that each name's are counted together: n log n for a module with
- * thousands of expansions of one marker.
+ * One line per marker name, owner and format: its sites, how many are
+ * armed, its probes and its format; MARK_ENABLED() expansions, which have
+ * no format, count on the name's first line.  A marker expansion without
+ * a patchable site (_trace_mark(), or a jump label or flag test) counts as
+ * one site, armed while probes are connected.  The expansions are sorted
+ * by name and format, so that each line's are counted together: n log n
+ * for a module with thousands of expansions of one marker.
  */
+/* Whether @x counts on the line of @m's name and @format (NULL: none yet). */
+static bool marker_same_line(const struct marker *x, const struct marker *m,
+			     const char *format)
+{
+	if (strcmp(x->name, m->name))
+		return false;
+	return !format || !x->format || !strcmp(x->format, format);
+}
+
 static int marker_show_range(struct seq_file *f, const struct marker_range *r)
 {
 	unsigned int i, j, n = r->stop - r->start, sites, armed;
@@ -97,10 +113,9 @@ static int marker_show_range(struct seq_file *f, const struct marker_range *r)
 		m = &r->start[idx[i]];
 		sites = 0;
 		armed = 0;
-		/* MARK_ENABLED() has none: a MARK()'s, if there is one. */
 		format = NULL;
-		for (j = i; j < n && !strcmp(r->start[idx[j]].name, m->name);
-		     j++) {
+		for (j = i; j < n && marker_same_line(&r->start[idx[j]], m,
+						      format); j++) {
 			format = format ?: r->start[idx[j]].format;
 			if (nsites[idx[j]]) {
 				sites += nsites[idx[j]];
