@@ -36,17 +36,19 @@
  * DOC: Probe arrays, RCU and locking
  *
  * Probes are kept per name in marker_table, whether or not a marker of
- * that name exists yet, with the format its probes asked for, if any.  A
- * name's probes are an array of closures (probe, probe_private) in
- * registration order, ended by a NULL probe, and never empty.  Every
- * change builds a new array, publishes it with rcu_assign_pointer() in
- * each struct marker of the name, in vmlinux and in every module, and
- * frees the old one with kfree_rcu().  The hit path takes no lock: sites,
- * marker_run_probes() and marker_run_probes_va() read the array with
- * preemption off, so a grace period after it is unpublished no CPU still
- * reads it.  A marker that was
- * connected once is never NULL again (marker_probes_none), so an armed
- * site reads an array without testing it.
+ * that name exists yet, with the one format its connected markers have:
+ * the probes', or the first loaded marker's (marker_entry_fix_format()).
+ * A name's probes are an array of closures (probe, probe_private) in
+ * registration order, ended by a NULL probe, and never empty, headed by
+ * that format, which x86-64 sites pass from there.  Every change builds a
+ * new array, publishes it with rcu_assign_pointer() in each struct marker
+ * of the name, in vmlinux and in every module, and frees the old one with
+ * kfree_rcu(); the format goes a grace period after the last probe.  The
+ * hit path takes no lock: sites, marker_run_probes() and
+ * marker_run_probes_va() read the array with preemption off, so a grace
+ * period after it is unpublished no CPU still reads it.  A marker that
+ * was connected once is never NULL again (marker_probes_none), so an
+ * armed site reads an array without testing it.
  *
  * Where RCU is not watching.  A grace period does not wait for a CPU that
  * RCU does not watch.  Kernel code runs so in two places: noinstr text
@@ -419,6 +421,17 @@ static struct marker_entry *marker_entry_find_or_add(const char *name)
 }
 
 /*
+ * Forget @e's format.  Sites pass it to probes from the arrays that
+ * point at it (struct marker_probes), which a CPU may still read until a
+ * grace period has passed: it is freed after one.
+ */
+static void marker_entry_drop_format(struct marker_entry *e)
+{
+	kvfree_rcu_mightsleep(e->format);
+	e->format = NULL;
+}
+
+/*
  * Free @e if nothing is connected to it any more and it selects no sites;
  * the format is the probes', and goes with the last of them.
  */
@@ -426,8 +439,7 @@ static void marker_entry_put(struct marker_entry *e)
 {
 	if (e->nr_probes)
 		return;
-	kfree(e->format);
-	e->format = NULL;
+	marker_entry_drop_format(e);
 	if (e->query)
 		return;
 	hash_del(&e->hlist);
@@ -475,9 +487,8 @@ void marker_probe_stub(void *probe_private, void *call_private,
  * The probes of a marker that was connected and is not any more: sites
  * that were armed read an array, never NULL, and need not test it.
  */
-static struct marker_probe_closure marker_probes_none[] = {
-	{ .func = marker_probe_stub },
-	{ }
+static struct marker_probes marker_probes_none = {
+	.probes = { { .func = marker_probe_stub }, { } },
 };
 
 /*
@@ -487,7 +498,7 @@ static struct marker_probe_closure marker_probes_none[] = {
 static void marker_set_probes(struct marker *m, const struct marker_entry *e,
 			      struct module *mod)
 {
-	struct marker_probe_closure *p = marker_probes_none;
+	struct marker_probe_closure *p = marker_probes_none.probes;
 
 	if (e && e->probes && marker_query_match(e->query, m, mod)) {
 		if (!marker_format_ok(m, e->format)) {
@@ -499,8 +510,8 @@ static void marker_set_probes(struct marker *m, const struct marker_entry *e,
 		p = e->probes->probes;
 	}
 	rcu_assign_pointer(m->probes, p);
-	WRITE_ONCE(m->state, p != marker_probes_none);
-	marker_key_set(m, p != marker_probes_none);
+	WRITE_ONCE(m->state, p != marker_probes_none.probes);
+	marker_key_set(m, p != marker_probes_none.probes);
 }
 
 /* Connect the markers called @e's name in @r to @e's probes, or not. */
@@ -541,7 +552,7 @@ static int marker_patch(const struct marker_entry *e, unsigned int what)
 
 /*
  * In @r, the first marker called @name with a format: one of @format if
- * there is one.
+ * there is one and @format is not NULL.
  */
 static const struct marker *marker_range_format(const struct marker_range *r,
 						const char *name,
@@ -553,7 +564,7 @@ static const struct marker *marker_range_format(const struct marker_range *r,
 	for (m = r->start; m < r->stop; m++) {
 		if (!m->format || strcmp(m->name, name))
 			continue;
-		if (!strcmp(m->format, format))
+		if (!format || !strcmp(m->format, format))
 			return m;
 		first = first ?: m;
 	}
@@ -563,7 +574,8 @@ static const struct marker *marker_range_format(const struct marker_range *r,
 /*
  * A loaded marker called @name with @format if there is one, else one
  * with another format, else NULL (none is loaded, or only MARK_ENABLED()
- * ones, which have no format).
+ * ones, which have no format).  With @format NULL, the first loaded
+ * marker of @name that has a format.
  */
 static const struct marker *marker_format_find(const char *name,
 					       const char *format)
@@ -574,7 +586,7 @@ static const struct marker *marker_format_find(const char *name,
 	lockdep_assert_held(&markers_mutex);
 	list_for_each_entry(r, &marker_ranges, list) {
 		m = marker_range_format(r, name, format);
-		if (m && !strcmp(m->format, format))
+		if (m && (!format || !strcmp(m->format, format)))
 			return m;
 		found = found ?: m;
 	}
@@ -594,7 +606,7 @@ static int marker_check_format(struct marker_entry *e, const char *format)
 	if (!format)
 		return 0;
 	if (e->format && strcmp(e->format, format)) {
-		pr_err("%s: probe format \"%s\" differs from connected probes' \"%s\"\n",
+		pr_err("%s: probe format \"%s\" differs from connected probes' and markers' \"%s\"\n",
 		       e->name, format, e->format);
 		return -EPERM;
 	}
@@ -604,6 +616,37 @@ static int marker_check_format(struct marker_entry *e, const char *format)
 		       e->name, format, m->format);
 		return -EPERM;
 	}
+	return 0;
+}
+
+/*
+ * Give @e, before its first probe, the one format its connected markers
+ * have while probes are: @format, that of a probe that names one, or else
+ * that of the first loaded marker of the name with a format.  Markers of
+ * another format are left out (marker_set_probes()), as in 2.6.31.  Sets
+ * *@added if @e had no format before.  Returns 0, -EPERM for a @format
+ * that differs (logged), or -ENOMEM.
+ */
+static int marker_entry_fix_format(struct marker_entry *e,
+				   const char *format, bool *added)
+{
+	const struct marker *m;
+	int ret;
+
+	*added = false;
+	ret = marker_check_format(e, format);
+	if (ret || e->format)
+		return ret;
+	if (!format) {
+		m = marker_format_find(e->name, NULL);
+		if (!m)
+			return 0;
+		format = m->format;
+	}
+	e->format = kstrdup(format, GFP_KERNEL);
+	if (!e->format)
+		return -ENOMEM;
+	*added = true;
 	return 0;
 }
 
@@ -647,6 +690,7 @@ static struct marker_probes *marker_probes_copy(const struct marker_entry *e,
 	new = kzalloc(struct_size(new, probes, size + 1), GFP_KERNEL);
 	if (!new)
 		return NULL;
+	new->format = e->format;
 	*n = 0;
 	for (i = 0; i < e->nr_probes; i++) {
 		c = &e->probes->probes[i];
@@ -1203,20 +1247,22 @@ int marker_select_show(struct seq_file *f)
 /**
  * marker_probe_register() - connect a probe to a marker by name
  * @name: the marker's name
- * @format: the format the probe expects, or NULL to accept any
+ * @format: the format the probe expects, or NULL to accept the marker's
  * @probe: the probe
  * @probe_private: passed back to @probe
  *
  * The probe is called, after the probes registered before it, each time a
- * marker called @name is passed, including in modules loaded later.
+ * marker called @name is passed, including in modules loaded later.  While
+ * probes are connected to @name, its markers have one format: the first
+ * probe's that names one, or else that of the first loaded marker of
+ * @name; markers of another format are left out, with a log line.
  *
  * Return: 0; -EINVAL for a bad @name or no @probe, or if a site of
  * @name could not be armed (its bytes were not as expected; logged);
  * -EBUSY if (@probe, @probe_private) is already connected to @name;
- * -EPERM if @format differs from the connected probes', or if markers
- * of @name are loaded and none has @format (those with another format
- * are left out while it is connected); -ENOMEM.  On error nothing is connected, and no CPU runs
- * @probe any more.
+ * -EPERM if @format differs from the connected probes' and markers', or
+ * if markers of @name are loaded and none has @format; -ENOMEM.  On error
+ * nothing is connected, and no CPU runs @probe any more.
  */
 int marker_probe_register(const char *name, const char *format,
 			  marker_probe_func *probe, void *probe_private)
@@ -1225,7 +1271,7 @@ int marker_probe_register(const char *name, const char *format,
 	bool sites_armed = false;
 	struct marker_entry *e;
 	unsigned int old_nr;
-	char *fmt = NULL;
+	bool new_format;
 	int ret;
 
 	if (!marker_name_ok(name))
@@ -1240,20 +1286,12 @@ int marker_probe_register(const char *name, const char *format,
 	e = marker_entry_find_or_add(name);
 	if (!e)
 		goto err_unlock;
-	ret = marker_check_format(e, format);
+	ret = marker_entry_fix_format(e, format, &new_format);
 	if (ret)
 		goto err_put;
-	if (format && !e->format) {
-		ret = -ENOMEM;
-		fmt = kstrdup(format, GFP_KERNEL);
-		if (!fmt)
-			goto err_put;
-	}
 	ret = marker_probes_add(e, probe, probe_private, &new);
 	if (ret < 0)
-		goto err_free_fmt;
-	if (fmt)
-		e->format = fmt;
+		goto err_drop_format;
 	old = e->probes;
 	old_nr = e->nr_probes;
 	ret = marker_entry_set(e, new, ret);
@@ -1268,11 +1306,10 @@ err_restore:
 	/* A site was refused: connect what was there before, and fail. */
 	marker_entry_set(e, old, old_nr);
 	marker_probes_free(new);
-	if (fmt)
-		e->format = NULL;
 	sites_armed = true;
-err_free_fmt:
-	kfree(fmt);
+err_drop_format:
+	if (new_format)
+		marker_entry_drop_format(e);
 err_put:
 	marker_entry_put(e);
 err_unlock:
@@ -1464,11 +1501,35 @@ static void marker_range_connect_waiting(const struct marker_range *r)
 		marker_set_probes(m, marker_entry_find(m->name), r->mod);
 }
 
+/*
+ * Give each name whose probes wait without a format the format of @mod's
+ * first marker of the name, before any is connected: sites pass it to
+ * the probes from their array (marker_entry_fix_format()).
+ */
+static int marker_module_fix_formats(struct module *mod)
+{
+	struct marker *m = mod->markers;
+	struct marker_entry *e;
+
+	for (; m < mod->markers + mod->num_markers; m++) {
+		e = m->format ? marker_entry_find(m->name) : NULL;
+		if (!e || !e->nr_probes || e->format)
+			continue;
+		e->format = kstrdup(m->format, GFP_KERNEL);
+		if (!e->format)
+			return -ENOMEM;
+		WRITE_ONCE(e->probes->format, e->format);
+	}
+	return 0;
+}
+
 static int marker_module_coming(struct module *mod)
 {
 	struct marker_range *r;
 
 	lockdep_assert_held(&markers_mutex);
+	if (marker_module_fix_formats(mod))
+		return -ENOMEM;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;

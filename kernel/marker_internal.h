@@ -17,19 +17,6 @@
 struct marker_query;
 struct module;
 
-/**
- * struct marker_probes - an RCU-managed, NULL-terminated probe array
- * @rcu: frees the array once no site can still be reading it
- * @tramp: where the architecture patches calls, a trampoline that calls
- *	   these probes, or 0 (arch_marker_tramp_get())
- * @probes: the closures, in registration order, then a NULL @func
- */
-struct marker_probes {
-	struct rcu_head rcu;
-	unsigned long tramp;
-	struct marker_probe_closure probes[];
-};
-
 /* What marker_patch() and marker_patch_range() change. */
 #define MARKER_SITES	1	/* arm the sites of connected markers */
 #define MARKER_CALLS	2	/* point calls at what marker_call_wanted() says */
@@ -41,7 +28,9 @@ struct marker_probes {
  * @hlist: link in marker_table
  * @probes: connected probes, or NULL
  * @nr_probes: number of closures in @probes
- * @format: format the probes expect; NULL until a probe names one
+ * @format: the one format of the markers connected to the probes
+ *	    (marker_entry_fix_format()); NULL while no probe names one and
+ *	    no marker of the name with a format is loaded
  * @query: the sites the probes connect to (marker_select()), NULL for all
  * @name: the marker name
  *

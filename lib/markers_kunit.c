@@ -100,6 +100,13 @@ static noinline void pass_mixed(int a, long long b, const char *s)
 	MARK(markers_kunit_mixed, "a %d b %lld s %s", a, b, s);
 }
 
+/* One name, two formats: a probe connects to the sites of one of them. */
+static noinline void pass_formats(int v)
+{
+	MARK(markers_kunit_formats, "value %d", v);
+	MARK(markers_kunit_formats, "count %d", v + 1);
+}
+
 static noinline void pass_noargs(void)
 {
 	MARK(markers_kunit_noargs, MARK_NOARGS);
@@ -309,6 +316,42 @@ static void markers_test_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.order[1], 3);
 	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister_private_data(probe_b, &l));
 	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister(name, probe_c, &l));
+}
+
+/*
+ * While probes are connected, a name has one format, that of its first
+ * loaded marker if no probe names one: a probe that accepts any format
+ * gets the markers of that one, with it as the format it is passed.
+ */
+static void markers_test_one_format(struct kunit *test)
+{
+	static const char *name = "markers_kunit_formats";
+	struct probe_log l = {}, l2 = {};
+	const char *other;
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(name, NULL,
+						       probe_int, &l));
+	pass_formats(10);
+	KUNIT_ASSERT_EQ(test, l.calls, 1);
+	other = l.args[0] == 10 ? "count %d" : "value %d";
+	KUNIT_EXPECT_STREQ(test, l.fmt,
+			   l.args[0] == 10 ? "value %d" : "count %d");
+	KUNIT_EXPECT_EQ(test, -EPERM,
+			marker_probe_register(name, other, probe_int, &l2));
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_register(name, l.fmt,
+						       probe_int, &l2));
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister(name, probe_int, &l));
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister(name, probe_int, &l2));
+
+	/* With no probe left, the other format may be the name's. */
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(name, other,
+						       probe_int, &l2));
+	l2.calls = 0;
+	pass_formats(20);
+	KUNIT_EXPECT_EQ(test, l2.calls, 1);
+	KUNIT_EXPECT_STREQ(test, l2.fmt, other);
+	KUNIT_EXPECT_EQ(test, l2.args[0], !strcmp(other, "value %d") ? 20 : 21);
+	KUNIT_EXPECT_EQ(test, 0, marker_probe_unregister(name, probe_int, &l2));
 }
 
 static void markers_test_private(struct kunit *test)
@@ -1370,6 +1413,7 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_enabled),
 	KUNIT_CASE(markers_test_args),
 	KUNIT_CASE(markers_test_order),
+	KUNIT_CASE(markers_test_one_format),
 	KUNIT_CASE(markers_test_private),
 	KUNIT_CASE(markers_test_errors),
 	KUNIT_CASE(markers_test_pending),

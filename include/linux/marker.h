@@ -47,6 +47,25 @@ struct marker_probe_closure {
 };
 
 /**
+ * struct marker_probes - an RCU-managed, NULL-terminated probe array
+ * @rcu: frees the array once no site can still be reading it
+ * @tramp: where the architecture patches calls, a trampoline that calls
+ *	   these probes, or 0 (arch_marker_tramp_get())
+ * @format: the format of the markers the array is connected to, or NULL
+ *	    while none with a format is; just before @probes, where a site
+ *	    that read the array's address reads it
+ * @probes: the closures, in registration order, then a NULL @func
+ *
+ * Written by kernel/marker.c; struct marker points at @probes.
+ */
+struct marker_probes {
+	struct rcu_head rcu;
+	unsigned long tramp;
+	const char *format;
+	struct marker_probe_closure probes[];
+};
+
+/**
  * struct marker - what one MARK() or MARK_ENABLED() expansion knows about
  *	itself
  * @name: the marker's name
@@ -61,8 +80,8 @@ struct marker_probe_closure {
  *	   labels), and read by the core to choose what each patchable site
  *	   becomes
  * @line: the source line of the expansion
- * @probes: NULL-terminated array of the probes connected to the
- *	    expansion, or NULL
+ * @probes: the closures of the probe array (struct marker_probes)
+ *	    connected to the expansion, or NULL
  * @key: enabled while probes are connected to the expansion, where sites
  *	 are jump labels (CONFIG_MARKERS_STATIC_KEYS)
  *

@@ -46,10 +46,11 @@
  * reads the next slot (the x86-64 ABI's overflow area).  With preemption
  * off it reads the marker's probe array, never NULL once the site was
  * armed, and makes a direct call, recorded in __marker_calls, passing the
- * first closure's probe_private, the site's call_private, the format and
- * the va_list.  kernel/marker.c points the call at the probe itself for
- * one probe, at a trampoline (marker_tramps.S, marker_tramp.c) for two to
- * four, and at marker_iterate() otherwise ("Pointing calls at probes").
+ * first closure's probe_private, the site's call_private, the format in
+ * the array's header (the name's one format) and the va_list.
+ * kernel/marker.c points the call at the probe itself for one probe, at a
+ * trampoline (marker_tramps.S, marker_tramp.c) for two to four, and at
+ * marker_iterate() otherwise ("Pointing calls at probes").
  * A trampoline calls each probe directly with its probe_private an
  * immediate, puts the va_list back to the first slot between them and
  * jumps to the last; marker_iterate() does the same for the array the

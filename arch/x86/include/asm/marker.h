@@ -198,16 +198,18 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
  * The call of the probes: a direct call, recorded in __marker_calls, that
  * kernel/marker.c points at the marker's probe while it has exactly one,
  * and at marker_iterate() otherwise.  The probe gets the probe_private of
- * the array @probes the site read, the site's call_private, the format
- * and the va_list @va, whose gp_offset the asm sets; the iterator also
- * gets @probes (in %r8), and calls every closure in it.
+ * the array @closures the site read, the site's call_private, the array's
+ * format (the marker's: a connected name has one) and the va_list @va,
+ * whose gp_offset the asm sets; the iterator also gets @closures (in
+ * %r8), and calls every closure in it.  Both reads are relative to it.
  */
-#define __MARK_CALL(name, probes, call_private, va)			\
+#define __MARK_CALL(name, closures, call_private, va)			\
 	do {								\
-		struct marker_probe_closure *__probes = (probes);	\
+		struct marker_probe_closure *__probes = (closures);	\
 		void *__priv = __probes->probe_private;			\
 		void *__cp = (call_private);				\
-		const char *__fmt = __marker_##name.format;		\
+		const char *__fmt = container_of(__probes,		\
+			struct marker_probes, probes[0])->format;	\
 		struct marker_va *__vap = (va);				\
 		/* Last: code in between (KASAN's checks) may use %r8. */	\
 		register struct marker_probe_closure *__pr asm("r8") =	\
