@@ -6,8 +6,9 @@
  * Kernel markers' hooks and statistics for their KUnit suites, test
  * modules and benchmark module, kept out of <linux/marker.h>: only they
  * and the code that provides what they read include this header.  The
- * hooks exist only with CONFIG_MARKERS_KUNIT_TEST, the statistics only
- * with CONFIG_MARKERS_STATS.
+ * hooks exist only with CONFIG_MARKERS_KUNIT_TEST (the x86 patcher's own,
+ * <asm/marker_test.h>, with CONFIG_MARKERS_X86_KUNIT_TEST), the
+ * statistics only with CONFIG_MARKERS_STATS.
  */
 
 #include <linux/marker.h>

@@ -379,7 +379,13 @@ static void marker_test_flush_hook(const struct marker_poke_desc *d)
 	for (i = 0; fn && i < d->nr; i++)
 		fn(d->vec[i].addr);
 }
+#else
+static inline void marker_test_flush_hook(const struct marker_poke_desc *d)
+{
+}
+#endif
 
+#ifdef CONFIG_MARKERS_X86_KUNIT_TEST
 /*
  * Called with step 0 after each write to a chunk, and with step n after
  * the sync ending step n, text_mutex and the CPU hotplug lock held: lets
@@ -406,10 +412,6 @@ static void marker_test_held(struct pt_regs *regs)
 		fn(regs);
 }
 #else
-static inline void marker_test_flush_hook(const struct marker_poke_desc *d)
-{
-}
-
 static inline void marker_test_step(unsigned int step)
 {
 }

@@ -264,7 +264,7 @@ out:
 	mutex_unlock(&text_mutex);
 }
 
-#ifdef CONFIG_MARKERS_KUNIT_TEST
+#ifdef CONFIG_MARKERS_X86_KUNIT_TEST
 /**
  * marker_x86_tramp_of() - the trampoline that a call goes to
  * @dest: where the call is written to go

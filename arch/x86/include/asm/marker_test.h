@@ -47,7 +47,7 @@ void marker_x86_hold_stats(struct marker_hold_stats *st);
 void marker_x86_hold_stats_reset_max(void);
 #endif
 
-#ifdef CONFIG_MARKERS_KUNIT_TEST
+#ifdef CONFIG_MARKERS_X86_KUNIT_TEST
 struct pt_regs;
 
 extern void (*marker_x86_test_step)(unsigned int step);

@@ -1138,7 +1138,7 @@ static void markers_test_mark_sym(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	ms = kunit_kzalloc(test, sizeof(*ms), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ms);
-	ms->want = MARK_SYM_PREFIX "markers_kunit_basic.markers_kunit.";
+	ms->want = MARK_SYM_PREFIX "markers_kunit_basic.marker_kunit.";
 	kallsyms_on_each_symbol(mark_sym_check, ms);
 
 	KUNIT_EXPECT_LT(test, mark_sites(), (int)(__stop___marker_sites - __start___marker_sites));
@@ -1370,7 +1370,7 @@ static void markers_test_jump_sym(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	e = jump_site_of(m);
 	KUNIT_ASSERT_NOT_NULL(test, e);
-	js->want = MARK_SYM_PREFIX "markers_kunit_basic.markers_kunit.";
+	js->want = MARK_SYM_PREFIX "markers_kunit_basic.marker_kunit.";
 	kallsyms_on_each_symbol(jump_sym_find, js);
 	KUNIT_ASSERT_NE_MSG(test, js->addr, 0UL, "%d marker symbols",
 			    js->syms);
@@ -1533,7 +1533,7 @@ static struct kunit_case markers_init_race_cases[] = {
 
 /*
  * After every other markers suite, its batch holding markers_mutex: last
- * in the last object of the markers suites (lib/Makefile).
+ * in the last object of the markers suites (kernel/Makefile).
  */
 static struct kunit_suite markers_init_race_suite = {
 	.name = "markers_init_race",
