@@ -1474,7 +1474,7 @@ static struct {
 	struct probe_log log;
 } init_race;
 
-/* /sys/module/markers_kunit/parameters/init_race: what happened. */
+/* /sys/module/marker_kunit/parameters/init_race: what happened. */
 static char *init_race_verdict = "not run";
 module_param_named(init_race, init_race_verdict, charp, 0444);
 MODULE_PARM_DESC(init_race, "Whether init memory was there when the init race's site was written");
