@@ -29,4 +29,14 @@ check "probe module unloads while the marker module stays" \
 	modprobe -r test_markers_probe
 echo 1 > /sys/module/test_markers/parameters/pass
 check "marker module unloads" modprobe -r test_markers
+
+# A probe that takes any format, waiting: the name takes the format of
+# the first marker that loads, and its sites pass it to the probe.
+check "probe of any format loads with no such marker yet" \
+	modprobe test_markers_probe any_format=1
+check "marker module loads" modprobe test_markers
+check "  its init site passed the marker's format" \
+	eq "$(cat $P/hits) $(cat $P/fmt_hits)" "1 1"
+check "marker module unloads" modprobe -r test_markers
+check "probe module unloads" modprobe -r test_markers_probe
 exit $rc
