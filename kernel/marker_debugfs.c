@@ -70,15 +70,6 @@ static int marker_cmp_name(const void *a, const void *b)
 	return strcmp(ma->format, mb->format);
 }
 
-/*
- * One line per marker name, owner and format: its sites, how many are
- * armed, its probes and its format; MARK_ENABLED() expansions, which have
- * no format, count on the name's first line.  A marker expansion without
- * a patchable site (_trace_mark(), or a jump label or flag test) counts as
- * one site, armed while probes are connected.  The expansions are sorted
- * by name and format, so that each line's are counted together: n log n
- * for a module with thousands of expansions of one marker.
- */
 /* Whether @x counts on the line of @m's name and @format (NULL: none yet). */
 static bool marker_same_line(const struct marker *x, const struct marker *m,
 			     const char *format)
@@ -88,6 +79,15 @@ static bool marker_same_line(const struct marker *x, const struct marker *m,
 	return !format || !x->format || !strcmp(x->format, format);
 }
 
+/*
+ * One line per marker name, owner and format: its sites, how many are
+ * armed, its probes and its format; MARK_ENABLED() expansions, which have
+ * no format, count on the name's first line.  A marker expansion without
+ * a patchable site (_trace_mark(), or a jump label or flag test) counts as
+ * one site, armed while probes are connected.  The expansions are sorted
+ * by name and format, so that each line's are counted together: n log n
+ * for a module with thousands of expansions of one marker.
+ */
 static int marker_show_range(struct seq_file *f, const struct marker_range *r)
 {
 	unsigned int i, j, n = r->stop - r->start, sites, armed;
