@@ -235,22 +235,26 @@ static __always_inline bool __marker_rcu_ignores_cpu(void)
  * The out-of-line block: with preemption off, read the probes, build the
  * va_list and call.  An armed site's marker has an array, never NULL
  * (kernel/marker.c); where sites test RCU (MARKER_CHECK_RCU), only if it
- * watches the CPU.
+ * watches the CPU.  The va_list's address is hidden from the compiler, so
+ * that its overflow pointer is stored through the register that holds it
+ * for the call, as its gp_offset is: a byte shorter than a store relative
+ * to %rsp, which needs a SIB byte.
  */
 #define __MARK_OUT_OF_LINE(name, call_private, args...)		\
 	do {								\
 		u64 __slots[COUNT_ARGS(args)] = { __MARK_SLOTS(args) };	\
-		struct marker_va __va __uninitialized;			\
+		struct marker_va __va __uninitialized, *__vp = &__va;	\
 									\
 		preempt_disable_notrace();				\
 		if (MARKER_CHECK_RCU &&					\
 		    unlikely(__marker_rcu_ignores_cpu())) {		\
 			marker_skip_unwatched(&__marker_##name);	\
 		} else {						\
-			__va.overflow_arg_area = __slots;		\
+			OPTIMIZER_HIDE_VAR(__vp);			\
+			__vp->overflow_arg_area = __slots;		\
 			__MARK_CALL(name,				\
 				rcu_dereference_sched(__marker_##name.probes), \
-				call_private, &__va);			\
+				call_private, __vp);			\
 		}							\
 		preempt_enable_notrace();				\
 	} while (0)
