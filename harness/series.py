@@ -5,9 +5,14 @@
 patches/series declares the series: for each patch its subject, the new
 files it carries (from the readable tree at the top of the repository),
 the hunks to existing files it carries (patches/*.diff, applied in order),
-the MAINTAINERS patterns it adds, and its message.  Commands:
+the MAINTAINERS patterns it adds, and its message.  A hunk file may also
+change a new file that an earlier patch adds: that patch then adds the
+file as the top of the repository has it, less every such later change.
 
   hunks                 the hunk files in series order (harness/tree.sh)
+  basehunk NAME         patches/NAME less its changes to new files: what
+                        harness/tree.sh applies to the base tree, which
+                        then takes the new files whole from the top
   verify                every new file and hunk is claimed exactly once
   mkhunk NAME FILE...   rewrite patches/NAME from out/src, for FILEs
   export DIR            commit the series onto the base tree (a git
@@ -137,6 +142,17 @@ class Decl:
     def files(self):
         return [f for p in self.patches for f in p['files']]
 
+    def later_sections(self, idx, path):
+        """Sections of hunk files of patches after idx that change path,
+        in series order."""
+        out = []
+        for p in self.patches[idx + 1:]:
+            for h in p['hunks']:
+                sec = read_hunk(h).get(path)
+                if sec:
+                    out.append(sec)
+        return out
+
 
 def tracked_new_files():
     out = run(['git', '-C', TOP, 'ls-files', '--cached', '--others',
@@ -163,10 +179,26 @@ def cmd_verify(d):
         bad.append('patches/%s is in no patch' % h)
     for h in sorted(set(hunks) - set(have)):
         bad.append('patches/%s is missing' % h)
+    added = set()
+    for p in d.patches:
+        for h in p['hunks']:
+            if h not in have:
+                continue
+            for f in read_hunk(h):
+                if f in files and f not in added:
+                    bad.append('patches/%s changes %s before the patch '
+                               'that adds it' % (h, f))
+        added.update(p['files'])
     for b in bad:
         sys.stderr.write('series: %s\n' % b)
     if bad:
         die('patches/series does not match the tree')
+
+
+def read_hunk(name):
+    """{path: section} of patches/NAME."""
+    with open(os.path.join(TOP, 'patches', name)) as f:
+        return split_diff(f.read())
 
 
 def split_diff(text):
@@ -203,8 +235,12 @@ def cmd_mkhunk(d, name, files):
     order = d.hunks()
     if name not in order:
         die('%s is not in patches/series' % name)
+    for f in files:
+        if f in d.files():
+            die('%s is a new file: write its change in patches/%s by hand '
+                '(diff -u from the file less the change)' % (f, name))
     i = order.index(name)
-    secs = {h: split_diff(open(os.path.join(TOP, 'patches', h)).read())
+    secs = {h: read_hunk(h)
             for h in order if os.path.exists(os.path.join(TOP, 'patches', h))}
     old = secs.get(name, {})
     out = ''
@@ -316,7 +352,7 @@ def apply_patch(d, idx, work, state):
     p = d.patches[idx]
     touched = set()
     for h in p['hunks']:
-        for f, sec in split_diff(open(os.path.join(TOP, 'patches', h)).read()).items():
+        for f, sec in read_hunk(h).items():
             dst = os.path.join(work, f)
             if f not in state:
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
@@ -329,6 +365,8 @@ def apply_patch(d, idx, work, state):
         dst = os.path.join(work, f)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         shutil.copy2(os.path.join(TOP, f), dst)
+        for sec in reversed(d.later_sections(idx, f)):
+            patch_file(dst, sec, reverse=True)
         state.add(f)
         touched.add(f)
     if p['maintainers']:
@@ -480,6 +518,13 @@ def recipients(dest):
     add_recipients(os.path.join(dest, cover), all_to, uniq(all_cc, all_to))
 
 
+def cmd_basehunk(d, name):
+    """patches/NAME without its sections that change new files."""
+    new = set(d.files())
+    sys.stdout.write(''.join(sec for f, sec in read_hunk(name).items()
+                             if f not in new))
+
+
 def cmd_export(d, dest):
     ensure_base()
     tag, what = tag_base()
@@ -512,6 +557,8 @@ def main():
         print('\n'.join(d.hunks()))
     elif cmd == 'verify':
         cmd_verify(d)
+    elif cmd == 'basehunk' and len(sys.argv) == 3:
+        cmd_basehunk(d, sys.argv[2])
     elif cmd == 'mkhunk' and len(sys.argv) > 3:
         cmd_mkhunk(d, sys.argv[2], sys.argv[3:])
     elif cmd == 'export' and len(sys.argv) == 3:

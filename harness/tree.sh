@@ -33,11 +33,15 @@ series_list() { # dir
 	fi
 }
 
-# The kernel files a series touches, from its patches' "+++ b/" lines.
+# The base files a series touches, from its patches' "+++ b/" lines.  A
+# hunk may also change a new file (series.py): the overlay brings those.
 series_files() { # dir
-	local p
+	local p f
 	for p in $(series_list "$1"); do
-		[ -f "$1/$p" ] && sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1/$p"
+		[ -f "$1/$p" ] || continue
+		for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1/$p"); do
+			[ -e "$TOP/$f" ] || echo "$f"
+		done
 	done
 }
 
@@ -62,12 +66,14 @@ apply_new() {
 	for p in $(series_list "$TOP/patches"); do
 		[ -f "$TOP/patches/$p" ] || die "patches/series names missing $p"
 		log "applying $p"
+		python3 "$TOP/harness/series.py" basehunk "$p" > "$SRC/.hunk"
 		if ! patch -d "$SRC" -p1 -s -N --no-backup-if-mismatch \
-			--dry-run < "$TOP/patches/$p" >/dev/null; then
-			patch -d "$SRC" -p1 -N --dry-run < "$TOP/patches/$p" || true
+			--dry-run < "$SRC/.hunk" >/dev/null; then
+			patch -d "$SRC" -p1 -N --dry-run < "$SRC/.hunk" || true
 			die "patch $p does not apply"
 		fi
-		patch -d "$SRC" -p1 -s -N --no-backup-if-mismatch < "$TOP/patches/$p"
+		patch -d "$SRC" -p1 -s -N --no-backup-if-mismatch < "$SRC/.hunk"
+		rm -f "$SRC/.hunk"
 		mkdir -p "$SRC/.series"
 		cp "$TOP/patches/$p" "$SRC/.series/$p"
 		echo "$p" >> "$SRC/.series/series"
