@@ -33,6 +33,15 @@ series_list() { # dir
 	fi
 }
 
+# Whether the overlay brings $1: a file under one of its directories at
+# the top of the repository.
+is_new_file() {
+	case " $OVERLAY_DIRS " in
+	*" ${1%%/*} "*) [ -e "$TOP/$1" ] ;;
+	*) return 1 ;;
+	esac
+}
+
 # The base files a series touches, from its patches' "+++ b/" lines.  A
 # hunk may also change a new file (series.py): the overlay brings those.
 series_files() { # dir
@@ -40,7 +49,7 @@ series_files() { # dir
 	for p in $(series_list "$1"); do
 		[ -f "$1/$p" ] || continue
 		for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1/$p"); do
-			[ -e "$TOP/$f" ] || echo "$f"
+			is_new_file "$f" || echo "$f"
 		done
 	done
 }
