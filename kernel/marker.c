@@ -1165,6 +1165,68 @@ void marker_select_reset(void)
 }
 EXPORT_SYMBOL_GPL(marker_select_reset);
 
+/* "QUERY; QUERY" into "QUERY module @modname;QUERY module @modname;". */
+static char *marker_module_command(const char *val, const char *modname)
+{
+	size_t size = strlen(val) + 1, len;
+	const char *part, *end;
+	char *cmd;
+
+	size += marker_select_count(val) * (strlen(" module ;") +
+					    strlen(modname));
+	cmd = kmalloc(size, GFP_KERNEL);
+	if (!cmd)
+		return NULL;
+	for (len = 0, part = val; ; part = end + 1) {
+		end = strchrnul(part, ';');
+		part = skip_spaces(part);
+		if (part < end)
+			len += scnprintf(cmd + len, size - len, "%.*s module %s;",
+					 (int)(end - part), part, modname);
+		if (!*end)
+			break;
+	}
+	cmd[len] = '\0';
+	return cmd;
+}
+
+/**
+ * marker_module_param() - apply a module's markers= parameter
+ * @param: the name of a parameter the module does not declare
+ * @val: its value: queries as marker_select_command() takes them, or NULL
+ * @modname: the module's name
+ *
+ * "<module>.markers=QUERIES" selects among the module's own sites: each
+ * query of @val is limited to them, as if it said "module <module>",
+ * which it must not say itself.  The module loader calls this once the
+ * module's markers are registered and before its init function runs, so
+ * that a MARK() there is selected when it first runs.  The queries stay
+ * in force after the module goes, as those written to marker_sites do.
+ * A refused value is logged and changes nothing; the module loads.
+ *
+ * Context: process context; takes markers_mutex.
+ * Return: 0 if @param is "markers", -ENOENT if it is not.
+ */
+int marker_module_param(const char *param, const char *val,
+			const char *modname)
+{
+	char *cmd;
+	int ret;
+
+	if (strcmp(param, "markers"))
+		return -ENOENT;
+	if (!val) {
+		pr_err("%s: markers= without a value refused\n", modname);
+		return 0;
+	}
+	cmd = marker_module_command(val, modname);
+	ret = cmd ? marker_select_command(cmd, NULL) : -ENOMEM;
+	if (ret)
+		pr_err("%s: markers=\"%s\" refused: %d\n", modname, val, ret);
+	kfree(cmd);
+	return 0;
+}
+
 /* markers.select= on the command line, until it is applied. */
 static char *marker_select_cmdline __initdata;
 

@@ -305,6 +305,66 @@ static void markers_select_test_command_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sel_pass(), 3);
 }
 
+struct sel_param_case {
+	const char *desc;
+	const char *val;	/* markers= of the module "vmlinux" */
+	int want;		/* the sites selected, as sel_pass() says */
+};
+
+static const struct sel_param_case sel_param_cases[] = {
+	{ "one query", "marker " SEL " func pass_sel_b", 2 },
+	{ "two queries", "marker " SEL " func pass_sel_b;marker " SEL " line 1",
+	  2 },
+	{ "a glob on the name", "marker markers_sel* func pass_sel_a", 1 },
+	{ "every site of the module", "marker " SEL, 3 },
+	{ "empty", " ; ", 3 },
+	{ "no value", NULL, 3 },
+	{ "a module word", "marker " SEL " module vmlinux func pass_sel_a", 3 },
+	{ "an unknown word", "marker " SEL " bogus 1", 3 },
+	{ "a bad query after a good one",
+	  "marker " SEL " func pass_sel_a; func pass_sel_b", 3 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(sel_param, sel_param_cases, desc);
+
+/*
+ * A module's markers= parameter is a command whose queries are limited to
+ * the module's sites; a bad one is refused whole, which changes nothing,
+ * and the module loads: the loader is told the parameter was taken.
+ */
+static void markers_select_test_module_param(struct kunit *test)
+{
+	const struct sel_param_case *c = test->param_value;
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	KUNIT_EXPECT_EQ(test, 0, marker_module_param("markers", c->val,
+						     "vmlinux"));
+	KUNIT_EXPECT_EQ_MSG(test, sel_pass(), c->want, "\"%s\"", c->val);
+}
+
+/*
+ * Another module's markers= limits that name's sites to that module's,
+ * as any query naming a module does; parameters of other names are not
+ * markers'.
+ */
+static void markers_select_test_module_param_other(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	KUNIT_EXPECT_EQ(test, -ENOENT, marker_module_param("marker", "marker "
+							   SEL, "vmlinux"));
+	KUNIT_EXPECT_EQ(test, -ENOENT, marker_module_param("dyndbg", "+p",
+							   "vmlinux"));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 3);
+	KUNIT_EXPECT_EQ(test, 0, marker_module_param("markers", "marker " SEL,
+						     "test_markers"));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 0);
+	KUNIT_EXPECT_EQ(test, 0, marker_module_param("markers", "!marker " SEL,
+						     "test_markers"));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 3);
+}
+
 /* MARK_ENABLED() is not a site: true while the name has probes. */
 static void markers_select_test_enabled(struct kunit *test)
 {
@@ -390,6 +450,9 @@ static struct kunit_case markers_select_test_cases[] = {
 	KUNIT_CASE_PARAM(markers_select_test_command_errors,
 			 sel_err_gen_params),
 	KUNIT_CASE(markers_select_test_before),
+	KUNIT_CASE_PARAM(markers_select_test_module_param,
+			 sel_param_gen_params),
+	KUNIT_CASE(markers_select_test_module_param_other),
 	KUNIT_CASE(markers_select_test_enabled),
 	KUNIT_CASE(markers_select_test_live),
 	{}

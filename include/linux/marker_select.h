@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Commands that select marker sites, as tracefs' marker_sites and the
- * markers.select= boot parameter take them: see
- * Documentation/trace/markers.rst, section 5.
+ * Commands that select marker sites, as tracefs' marker_sites, the
+ * markers.select= boot parameter and modules' markers= parameter take
+ * them: see Documentation/trace/markers.rst, section 5.
  */
 #ifndef _LINUX_MARKER_SELECT_H
 #define _LINUX_MARKER_SELECT_H
@@ -24,6 +24,14 @@ extern const char *marker_select_errs[];
 int marker_select_command(const char *cmd, struct marker_select_error *err);
 void marker_select_reset(void);
 void marker_select_boot(void);
+int marker_module_param(const char *param, const char *val,
+			const char *modname);
+#else
+static inline int marker_module_param(const char *param, const char *val,
+				      const char *modname)
+{
+	return -ENOENT;
+}
 #endif
 
 #endif /* _LINUX_MARKER_SELECT_H */

@@ -6,9 +6,10 @@
 # the others stay disabled, on every architecture.  Writes take
 # several queries separated by ';', "!marker" removes, opening with
 # O_TRUNC (">") drops every query, and a refused write says why in
-# error_log.  test_marker_events passes tme_basic in tme_pass() on each
-# write to "pass" and in tme_burst() K times on each write of K to
-# "burst".
+# error_log; a module's markers= parameter selects among its own sites
+# before its init function runs.  test_marker_events passes tme_basic in
+# tme_pass() on each write to "pass" and in tme_burst() K times on each
+# write of K to "burst".
 . "$(dirname "$0")/lib.sh"
 require_root
 require_module test_marker_events
@@ -177,4 +178,67 @@ echo 0 > $E/tme_basic/enable
 check "the query cleared" eq "$(grep -c '^# marker tme_basic' $S)" 0
 check "test_marker_events unloads" modprobe -r test_marker_events
 check "  its sites went" eq "$(grep -c '\[test_marker_events\]' $S)" 0
+
+# <module>.markers=: test_markers passes test_markers_event once in its
+# init function (test_markers_event_init, with 10) and on each write to
+# its "pass" parameter (test_markers_event, with the value written).  A
+# query given as it loads is in force before its init function runs, and
+# limited to its own sites.
+M=/sys/module/test_markers/parameters
+H=/sys/module/test_markers_probe/parameters
+
+# load_with VALUE: load test_markers with markers=VALUE (none if empty),
+# test_markers_probe connected to test_markers_event first.  modprobe
+# quotes a value with spaces for the kernel.
+load_with() {
+	modprobe -q -r test_markers test_markers_probe 2>/dev/null
+	modprobe test_markers_probe name=test_markers_event &&
+	if [ -n "$1" ]; then
+		modprobe test_markers "markers=$1"
+	else
+		modprobe test_markers markers
+	fi
+}
+
+# after_pass: hits and sum of the probe after test_markers passes 5.
+after_pass() {
+	echo 5 > $M/pass
+	echo "$(cat $H/hits) $(cat $H/sum)"
+}
+
+if modinfo test_markers > /dev/null 2>&1; then
+	dmesg -C
+	check "markers= selects the site in the init function" \
+		load_with "marker test_markers_event func test_markers_event_init"
+	check "  the query is listed, limited to the module" \
+		eq "$(grep -c '^# marker test_markers_event .*module test_markers' $S)" 1
+	check "  the init site was passed with the probe connected" \
+		eq "$(cat $H/hits) $(cat $H/sum)" "1 10"
+	check "  the other site is not selected" eq "$(after_pass)" "1 10"
+	check "  nothing refused" eq "$(dmesg | grep -c 'refused')" 0
+	check "  the query outlives the module" \
+		sh -c "modprobe -r test_markers &&
+		       grep -q '^# marker test_markers_event' $S"
+	check "  and is removed as any other" \
+		sh -c "echo '!marker test_markers_event' >> $S"
+
+	check "markers= leaves the init function's site out" \
+		load_with "marker test_markers_e* func test_markers_event"
+	check "  the init site was not passed" eq "$(cat $H/hits)" 0
+	check "  the other site is selected" eq "$(after_pass)" "1 5"
+	echo '!marker test_markers_e*' >> $S
+
+	for v in "marker test_markers_event bogus 1" \
+		 "marker test_markers_event module vmlinux" \
+		 "marker test_markers_event func a; func b" ""; do
+		dmesg -C
+		check "refused: markers=$v" load_with "$v"
+		check "  logged" \
+			sh -c "dmesg | grep -q 'test_markers: markers=.* refused'"
+		check "  no query in force" \
+			eq "$(grep -c '^# marker test_markers_event' $S)" 0
+		check "  both sites selected" eq "$(after_pass)" "2 15"
+	done
+	modprobe -r test_markers test_markers_probe
+fi
 exit $rc
