@@ -450,28 +450,39 @@ MEM_KEYS = ('slab', 'vmalloc', 'percpu', 'instance', 'core', 'syms',
             'marks', 'ms')
 
 
-def memory():
-    """Section 8: what a module of N markers or N TRACE_EVENT()s takes."""
+def mem_medians(log, suffix=''):
+    """The median of each mem column per module of LOG, named + SUFFIX."""
     runs = {}
-    for m in MEM.finditer(read(mem_log)):
+    for m in MEM.finditer(read(log) if log else ''):
         v = [int(x) for x in m.group(2).split()]
-        runs.setdefault(m.group(1), []).append(dict(
+        runs.setdefault(m.group(1) + suffix, []).append(dict(
             slab=v[3] - v[0], vmalloc=v[4] - v[1], percpu=v[5] - v[2],
             instance=v[6] - v[3], core=int(m.group(7)) / 1024,
             syms=int(m.group(5)), marks=int(m.group(6)),
             ms=(float(m.group(4)) - float(m.group(3))) * 1000))
-    med = {mod: {k: statistics.median(r[k] for r in rs) for k in MEM_KEYS}
-           for mod, rs in runs.items()}
+    return {mod: {k: statistics.median(r[k] for r in rs) for k in MEM_KEYS}
+            for mod, rs in runs.items()}
+
+
+def memory():
+    """Section 8: what a module of N markers, N TRACE_EVENT()s or N
+    pr_debug()s takes."""
+    med = mem_medians(mem_log)
+    med.update(mem_medians(btf_log, ' (btf)'))
     lines = []
     for mod in ('none', 'mark10', 'mark100', 'mark1000', 'te10', 'te100',
-                'te1000'):
+                'te1000', 'none (btf)', 'dbg10 (btf)', 'dbg100 (btf)',
+                'dbg1000 (btf)'):
         if mod in med:
             lines.append([mod] + [fmt(med[mod][k], 0) for k in MEM_KEYS])
     per = {}
-    for kind, name in (('mark', 'MARK()'), ('te', 'TRACE_EVENT()')):
-        if f'{kind}1000' not in med or 'none' not in med:
+    for kind, name, big, none in (
+            ('mark', 'MARK()', 'mark1000', 'none'),
+            ('te', 'TRACE_EVENT()', 'te1000', 'none'),
+            ('dbg', 'pr_debug()', 'dbg1000 (btf)', 'none (btf)')):
+        if big not in med or none not in med:
             continue
-        hi, lo = med[f'{kind}1000'], med['none']
+        hi, lo = med[big], med[none]
         per[kind] = {k: (hi[k] - lo[k]) / 1000 for k in MEM_KEYS}
         lines.append([f'{name}, each'] +
                      [fmt(per[kind][k] * 1024, 0) for k in MEM_KEYS[:5]] +
@@ -482,9 +493,13 @@ def memory():
     section('8. Memory and load time per marker',
             'A module of N markers of distinct names ("a %d b %lu s %s", '
             'so N marker events), one of N TRACE_EVENT()s of the same '
-            'fields and print format, and one with neither '
-            '(harness/mem-modules.py), loaded one at a time in the default '
-            'guest with 2 CPUs (no -icount), median of 3 loads: kB of '
+            'fields and print format, one of N pr_debug() sites of the '
+            'format and one with none of them (harness/mem-modules.py), '
+            'loaded one at a time in the default guest with 2 CPUs (no '
+            '-icount), median of 3 loads; the pr_debug() modules, and a '
+            'second module with none, in the btf variant, which has '
+            'dynamic debug, with 1 CPU under -icount (its load times are '
+            'not comparable): kB of '
             '/proc/meminfo\'s Slab, VmallocUsed and Percpu the load added; '
             'the Slab a tracefs instance made then added; the module\'s '
             'coresize in kB (text and data); its kallsyms symbols and '
@@ -504,6 +519,13 @@ def memory():
                   f'{(t["slab"] + t["vmalloc"]) * 1024:.0f}; a tracefs '
                   f'instance adds {m["instance"] * 1024:.0f} against '
                   f'{t["instance"] * 1024:.0f}.')
+        if 'dbg' in per:
+            d = per['dbg']
+            md.append(f'- A pr_debug() site takes {d["slab"] * 1024:.0f} '
+                      f'bytes of slab and {d["core"] * 1024:.0f} of module '
+                      f'core (its struct _ddebug, strings and call): '
+                      f'{(d["slab"] + d["vmalloc"]) * 1024:.0f} bytes of '
+                      f'slab and vmalloc in all, and no trace event.')
         md.append('')
 
 

@@ -13,7 +13,8 @@
 # Then the default variant with 2 CPUs once more, with modules of N
 # markers and of N TRACE_EVENT()s: section 8, memory and load time.
 # Then the btf variant under -icount: section 9, what 6.12 has beside
-# markers (tp_btf, tprobe, fprobe, kprobe and eprobe events, pr_debug()).
+# markers (tp_btf, tprobe, fprobe, kprobe and eprobe events, pr_debug()),
+# and section 8's pr_debug() modules.
 # Then harness/bench.py writes out/bench/bench.{md,csv,png}.  Under
 # -icount QEMU 7.2 never brings a second CPU up (the boot CPU waits in
 # schedule() for it, at boot and on hotplug alike), so sections 4-5 use
@@ -89,6 +90,16 @@ btf_initrd() {
 	guest_copy "$d/root" "$d/bench_btf" /usr/bin/bench_btf
 	guest_copy_libs "$d/root" "$d/bench_btf" ||
 		die "bench_btf's shared libraries could not be copied"
+	# Section 8's pr_debug() modules, and one with none, against the
+	# btf variant, which has dynamic debug.
+	/usr/bin/python3 "$TOP/harness/mem-modules.py" "$d/src"
+	mkdir -p "$d/root/mem"
+	for m in none dbg10 dbg100 dbg1000; do
+		log "bench: building $m (btf)"
+		make -s -C "$bb" CC="ccache gcc" M="$d/src/$m" modules \
+			> "$d/$m.log" 2>&1 || die "$m: see $d/$m.log"
+		strip --strip-debug -o "$d/root/mem/$m.ko" "$d/src/$m/$m.ko"
+	done
 	cp "$TOP"/harness/guest/* "$d/root/harness/"
 	mv "$d/root/harness/init" "$d/root/init"
 	chmod +x "$d/root/init" "$d"/root/harness/*.sh

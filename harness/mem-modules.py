@@ -5,8 +5,10 @@
 For each N of 10, 100 and 1,000, DIR/markN/ is an external module with N
 markers of distinct names, "mmN_I", each of format "a %d b %lu s %s";
 DIR/teN/ one with N TRACE_EVENT()s of the same fields and print format,
-"teN_I"; DIR/none/ a module with neither.  Each is built with M= against
-the default variant (harness/bench.sh), and harness/guest/bench.sh loads
+"teN_I"; DIR/dbgN/ one with N pr_debug() sites of the same format;
+DIR/none/ a module with none of them.  Each is built with M= against the
+default variant (harness/bench.sh), dbgN and a second none against the
+btf variant, which has dynamic debug, and harness/guest/bench.sh loads
 them one at a time and reads what each costs.
 """
 import os
@@ -86,6 +88,25 @@ EXPORT_SYMBOL_GPL({name}_pass);
 ''')
 
 
+def dbg_module(d, n):
+    name = f'dbg{n}'
+    sites = ''.join('\tpr_debug("a %d b %lu s %s\\n", a, b, s);\n'
+                    for i in range(n))
+    write(f'{d}/{name}/Kbuild', f'obj-m := {name}.o\n')
+    write(f'{d}/{name}/{name}.c', f'''// SPDX-License-Identifier: GPL-2.0
+/* {n} pr_debug() sites, for make bench's memory section. */
+#include <linux/module.h>
+#include <linux/printk.h>
+
+noinline void {name}_pass(int a, unsigned long b, const char *s)
+{{
+{sites}}}
+EXPORT_SYMBOL_GPL({name}_pass);
+
+{LICENSE}MODULE_DESCRIPTION("{n} pr_debug() sites");
+''')
+
+
 def main():
     d = sys.argv[1]
     write(f'{d}/none/Kbuild', 'obj-m := none.o\n')
@@ -103,6 +124,7 @@ EXPORT_SYMBOL_GPL(none_pass);
     for n in SIZES:
         mark_module(d, n)
         te_module(d, n)
+        dbg_module(d, n)
 
 
 if __name__ == '__main__':

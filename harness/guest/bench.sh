@@ -4,7 +4,8 @@
 # bench.part=pass: per-pass, per-hit and recording figures (sections
 # 1-3); bench.part=arm: arming latency, sync rounds and holds (4-5);
 # bench.part=mem: the memory a module's markers or events take (8);
-# bench.part=btf: what 6.12 has beside markers, in the btf variant (9).
+# bench.part=btf: what 6.12 has beside markers, in the btf variant (9),
+# and the memory of pr_debug() sites (8).
 # The host reads the "markers_bench: row ..." and "... arm ..." lines.
 part=$(sed -n 's/.*bench\.part=\([a-z]*\).*/\1/p' /proc/cmdline)
 R=/sys/kernel/debug/markers_bench/run
@@ -33,8 +34,9 @@ list_sites() {
 	done
 }
 
-# mem: what loading a module of N markers costs against one of N
-# TRACE_EVENT()s and one with neither (harness/mem-modules.py, in /mem):
+# mem MODULE...: what loading a module of N markers costs against one of
+# N TRACE_EVENT()s or N pr_debug()s and one with none (harness/
+# mem-modules.py, in /mem):
 # slab, vmalloc and per-CPU memory, then what a tracefs instance adds
 # with the module loaded, the load's guest time, the module's kallsyms
 # and its core size; three rounds each.  "markers_bench: mem MODULE
@@ -43,8 +45,8 @@ list_sites() {
 meminfo() {
 	awk '/^(Slab|VmallocUsed|Percpu):/ { printf "%s ", $2 }' /proc/meminfo
 }
-mem() {
-	for m in none mark10 mark100 mark1000 te10 te100 te1000; do
+mem() { # MODULE...
+	for m in "$@"; do
 		for r in 1 2 3; do
 			sync
 			echo 3 > /proc/sys/vm/drop_caches
@@ -65,7 +67,7 @@ mem() {
 	done
 }
 if [ "$part" = mem ]; then
-	mem
+	mem none mark10 mark100 mark1000 te10 te100 te1000
 	echo "bench: done"
 	exit 0
 fi
@@ -271,7 +273,11 @@ arm() {
 case "$part" in
 pass) pass ;;
 arm) arm ;;
-btf) others ;;
+btf)
+	others
+	# pr_debug() sites' memory (8), where dynamic debug is built in.
+	[ -d /mem ] && mem none dbg10 dbg100 dbg1000
+	;;
 *) echo "bench: bench.part=pass|arm|btf" ;;
 esac
 modprobe -r markers_bench
