@@ -27,12 +27,14 @@ check: deps
 
 # The KUnit suites as kernel developers run them: kunit.py builds its own
 # x86-64 kernel from the markers kunitconfig in out/kunit and boots it
-# with one TCG thread (see README.md).
+# with one TCG thread and the query markers_select's boot case checks
+# (see README.md).
 kunit: deps
 	@bash $(H)/tree.sh && cd out/src && python3 tools/testing/kunit/kunit.py \
 		run --arch=x86_64 --build_dir=$(CURDIR)/out/kunit \
 		--kunitconfig=tools/testing/kunit/configs/markers.config \
 		--qemu_args='-smp 4 -accel tcg,thread=single' \
+		--kernel_args='markers.select="marker markers_select_kunit func pass_sel_b"' \
 		--make_options CC='ccache gcc'
 
 lint: deps

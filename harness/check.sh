@@ -28,11 +28,12 @@ torture="marker_torture.run_at_boot=1"
 # CPU up itself, and the patcher must never wait for it), with FRED on
 # where the CPU has it (QEMU's has not); debug is PREEMPT_RT.
 # markers.select= is in force before test_marker_events loads
-# (test_select.sh); tme_typeclash is no other kselftest's.
-boot_sel='markers.select="marker tme_typeclash func tme_burst"'
+# (test_select.sh; tme_typeclash is no other kselftest's), and before
+# the markers_select KUnit suite first passes its sites, at boot.
+boot_sel='markers.select="marker tme_typeclash func tme_burst; marker markers_select_kunit func pass_sel_b"'
 boot_args_default="fred=on $boot_ev $torture $boot_sel"
-boot_args_debug="$boot_ev $torture"
-boot_args_generic="$boot_ev"
+boot_args_debug="$boot_ev $torture $boot_sel"
+boot_args_generic="$boot_ev $boot_sel"
 # No preemption (but a preempt count, and frame pointers): the x86 suite
 # whose cases say what such a kernel does (no task held), and the torture
 # test; on a Skylake, with call depth tracking on (harness/boot.sh).

@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 #include <linux/atomic.h>
 #include <linux/delay.h>
+#include <linux/init.h>
 #include <linux/kthread.h>
 #include <linux/marker.h>
 #include <linux/marker_select.h>
@@ -80,6 +81,21 @@ static void sel_exit(struct kunit *test)
 {
 	marker_probe_unregister(SEL, sel_probe, NULL);
 	marker_select(SEL, NULL);
+}
+
+/*
+ * Booted with markers.select="SEL_BOOT", the query is in force before the
+ * suite's sites first run, at boot; without it the case is skipped.
+ */
+#define SEL_BOOT	"marker " SEL " func pass_sel_b"
+
+static void markers_select_test_boot(struct kunit *test)
+{
+	if (!strstr(saved_command_line, SEL_BOOT))
+		kunit_skip(test, "no markers.select=\"" SEL_BOOT "\"");
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 2);
 }
 
 struct sel_word_case {
@@ -442,6 +458,7 @@ static void markers_select_test_live(struct kunit *test)
 }
 
 static struct kunit_case markers_select_test_cases[] = {
+	KUNIT_CASE(markers_select_test_boot),
 	KUNIT_CASE_PARAM(markers_select_test_words, sel_word_gen_params),
 	KUNIT_CASE_PARAM(markers_select_test_bad, sel_bad_gen_params),
 	KUNIT_CASE(markers_select_test_errors),
