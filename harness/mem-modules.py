@@ -24,23 +24,29 @@ def write(path, text):
         f.write(text)
 
 
+def module_c(d, name, comment, includes, body, desc):
+    """DIR/NAME/NAME.c: NAME_pass(a, b, s) runs BODY."""
+    write(f'{d}/{name}/{name}.c', f'''// SPDX-License-Identifier: GPL-2.0
+/* {comment} */
+{includes}
+noinline void {name}_pass(int a, unsigned long b, const char *s)
+{{
+{body}}}
+EXPORT_SYMBOL_GPL({name}_pass);
+
+{LICENSE}MODULE_DESCRIPTION("{desc}");
+''')
+
+
 def mark_module(d, n):
     name = f'mark{n}'
     marks = ''.join(f'\tMARK(mm{n}_{i}, "a %d b %lu s %s", a, b, s);\n'
                     for i in range(n))
     write(f'{d}/{name}/Kbuild', f'obj-m := {name}.o\n')
-    write(f'{d}/{name}/{name}.c', f'''// SPDX-License-Identifier: GPL-2.0
-/* {n} markers of distinct names, for make bench's memory section. */
-#include <linux/marker.h>
-#include <linux/module.h>
-
-noinline void {name}_pass(int a, unsigned long b, const char *s)
-{{
-{marks}}}
-EXPORT_SYMBOL_GPL({name}_pass);
-
-{LICENSE}MODULE_DESCRIPTION("{n} kernel markers");
-''')
+    module_c(d, name, f"{n} markers of distinct names, for make bench's "
+             "memory section.",
+             '#include <linux/marker.h>\n#include <linux/module.h>\n',
+             marks, f'{n} kernel markers')
 
 
 def te_module(d, n):
@@ -72,20 +78,9 @@ def te_module(d, n):
 #define TRACE_INCLUDE_FILE {name}_trace
 #include <trace/define_trace.h>
 ''')
-    write(f'{d}/{name}/{name}.c', f'''// SPDX-License-Identifier: GPL-2.0
-/* {n} TRACE_EVENT()s, for make bench's memory section. */
-#include <linux/module.h>
-
-#define CREATE_TRACE_POINTS
-#include "{name}_trace.h"
-
-noinline void {name}_pass(int a, unsigned long b, const char *s)
-{{
-{calls}}}
-EXPORT_SYMBOL_GPL({name}_pass);
-
-{LICENSE}MODULE_DESCRIPTION("{n} TRACE_EVENT()s");
-''')
+    module_c(d, name, f"{n} TRACE_EVENT()s, for make bench's memory section.",
+             '#include <linux/module.h>\n\n#define CREATE_TRACE_POINTS\n'
+             f'#include "{name}_trace.h"\n', calls, f'{n} TRACE_EVENT()s')
 
 
 def dbg_module(d, n):
@@ -93,34 +88,17 @@ def dbg_module(d, n):
     sites = ''.join('\tpr_debug("a %d b %lu s %s\\n", a, b, s);\n'
                     for i in range(n))
     write(f'{d}/{name}/Kbuild', f'obj-m := {name}.o\n')
-    write(f'{d}/{name}/{name}.c', f'''// SPDX-License-Identifier: GPL-2.0
-/* {n} pr_debug() sites, for make bench's memory section. */
-#include <linux/module.h>
-#include <linux/printk.h>
-
-noinline void {name}_pass(int a, unsigned long b, const char *s)
-{{
-{sites}}}
-EXPORT_SYMBOL_GPL({name}_pass);
-
-{LICENSE}MODULE_DESCRIPTION("{n} pr_debug() sites");
-''')
+    module_c(d, name, f"{n} pr_debug() sites, for make bench's memory "
+             "section.",
+             '#include <linux/module.h>\n#include <linux/printk.h>\n',
+             sites, f'{n} pr_debug() sites')
 
 
 def main():
     d = sys.argv[1]
     write(f'{d}/none/Kbuild', 'obj-m := none.o\n')
-    write(f'{d}/none/none.c', f'''// SPDX-License-Identifier: GPL-2.0
-/* Neither markers nor events: what any module costs. */
-#include <linux/module.h>
-
-noinline void none_pass(int a, unsigned long b, const char *s)
-{{
-}}
-EXPORT_SYMBOL_GPL(none_pass);
-
-{LICENSE}MODULE_DESCRIPTION("No markers, no events");
-''')
+    module_c(d, 'none', 'Neither markers nor events: what any module costs.',
+             '#include <linux/module.h>\n', '', 'No markers, no events')
     for n in SIZES:
         mark_module(d, n)
         te_module(d, n)
