@@ -31,15 +31,19 @@ torture="marker_torture.run_at_boot=1"
 # (test_select.sh; tme_typeclash is no other kselftest's), and before
 # the markers_select KUnit suite first passes its sites, at boot.
 boot_sel='markers.select="marker tme_typeclash func tme_burst; marker markers_select_kunit func pass_sel_b"'
-boot_args_default="fred=on $boot_ev $torture $boot_sel"
+# Marker events record their call site in default, generic and arm64
+# (every kind of site, and the dispatchers that note it), not in debug,
+# whose x86-64 sites call probes through trampolines meanwhile.
+site='markers.site_field=1'
+boot_args_default="fred=on $boot_ev $torture $boot_sel $site"
 boot_args_debug="$boot_ev $torture $boot_sel"
-boot_args_generic="$boot_ev $boot_sel"
+boot_args_generic="$boot_ev $boot_sel $site"
 # No preemption (but a preempt count, and frame pointers): the x86 suite
 # whose cases say what such a kernel does (no task held), and the torture
 # test; on a Skylake, with call depth tracking on (harness/boot.sh).
 boot_args_nopreempt="kunit.filter_glob=markers_x86 spectre_v2=retpoline retbleed=stuff $torture"
 # arm64: marker sites are jump labels.
-boot_args_arm64="$boot_ev $boot_sel"
+boot_args_arm64="$boot_ev $boot_sel $site"
 
 # A boot runs the emulator on one host thread: boots go on while the
 # next variant builds, one at a time while a build runs, two once every

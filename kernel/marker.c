@@ -18,6 +18,7 @@
 #include <linux/hashtable.h>
 #include <linux/irq_work.h>
 #include <linux/jhash.h>
+#include <linux/jump_label.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/marker.h>
@@ -25,6 +26,7 @@
 #include <linux/marker_test.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -292,6 +294,60 @@ marker_probes_to_call(const struct marker *mark)
 	return rcu_dereference_sched(mark->probes);
 }
 
+/**
+ * DOC: Call sites
+ *
+ * A probe that a site calls itself finds the site in its return address.
+ * One that a dispatcher calls (marker_iterate(), marker_run_probes() or
+ * marker_run_probes_va()) finds the dispatcher there.  So while call
+ * sites are noted (marker_note_call_sites(), for the marker events'
+ * call_site field), a dispatcher notes the return address of the site's
+ * call, and the va_list it passes its probes, in this CPU's marker_hit,
+ * and puts back what it found there when its probes return: a hit that
+ * interrupts another, or that a probe makes, leaves the note as it found
+ * it.  marker_call_site() takes the note only for the va_list it names:
+ * a site passed within a probe builds a va_list of its own, so a probe
+ * that such a site calls directly finds its own return address, not the
+ * note of the dispatcher below it.  No trampoline is used while sites
+ * are noted.
+ */
+DEFINE_PER_CPU(struct marker_hit, marker_hit);
+EXPORT_PER_CPU_SYMBOL_GPL(marker_hit);
+DEFINE_STATIC_KEY_FALSE(marker_call_sites);
+EXPORT_SYMBOL_GPL(marker_call_sites);
+
+/**
+ * marker_note_call_sites() - have probes find the sites that called them
+ *
+ * From then on, marker_call_site() finds the site whichever way it
+ * called the probe.  Called before any probe is connected: a trampoline
+ * taken earlier would not note it.
+ */
+void __init marker_note_call_sites(void)
+{
+	static_branch_enable(&marker_call_sites);
+}
+
+/* Note the site at @ip for the probes of @args; return what was noted. */
+static __always_inline struct marker_hit marker_hit_note(va_list *args,
+							 unsigned long ip)
+{
+	struct marker_hit old = {
+		.args = __this_cpu_read(marker_hit.args),
+		.ip = __this_cpu_read(marker_hit.ip),
+	};
+
+	__this_cpu_write(marker_hit.args, args);
+	__this_cpu_write(marker_hit.ip, ip);
+	return old;
+}
+
+static __always_inline void marker_hit_restore(struct marker_hit old)
+{
+	__this_cpu_write(marker_hit.args, old.args);
+	__this_cpu_write(marker_hit.ip, old.ip);
+}
+
 #if !defined(CONFIG_HAVE_ARCH_MARKERS) && !defined(CONFIG_HAVE_ARCH_MARKER_VA)
 /**
  * marker_run_probes() - call the probes connected to a marker
@@ -310,9 +366,14 @@ void notrace marker_run_probes(const struct marker *mark, void *call_private, ..
 {
 	va_list args __uninitialized;
 	struct marker_probe_closure *p;
+	struct marker_hit old;
+	bool noting;
 
 	rcu_read_lock_sched_notrace();
 	p = marker_probes_to_call(mark);
+	noting = p && static_branch_unlikely(&marker_call_sites);
+	if (noting)
+		old = marker_hit_note(&args, _RET_IP_);
 	if (p) {
 		do {
 			va_start(args, call_private);
@@ -321,6 +382,8 @@ void notrace marker_run_probes(const struct marker *mark, void *call_private, ..
 			va_end(args);
 		} while ((++p)->func);
 	}
+	if (noting)
+		marker_hit_restore(old);
 	rcu_read_unlock_sched_notrace();
 }
 EXPORT_SYMBOL_GPL(marker_run_probes);
@@ -328,6 +391,23 @@ NOKPROBE_SYMBOL(marker_run_probes);
 #endif
 
 #if defined(CONFIG_HAVE_ARCH_MARKERS) || defined(CONFIG_HAVE_ARCH_MARKER_VA)
+/* marker_iterate() while call sites are noted, for the site at @ip. */
+static __always_inline void marker_iterate_noting(void *call_private,
+						  const char *fmt,
+						  va_list *args,
+						  struct marker_probe_closure *p,
+						  unsigned long ip)
+{
+	struct marker_hit old = marker_hit_note(args, ip);
+	void *start = arch_marker_va_start(args);
+
+	for (; p->func; p++) {
+		p->func(p->probe_private, call_private, fmt, args);
+		arch_marker_va_rewind(args, start);
+	}
+	marker_hit_restore(old);
+}
+
 /**
  * marker_iterate() - call every probe of a marker, from a site
  * @probe_private: ignored (the first closure's)
@@ -348,8 +428,13 @@ void notrace marker_iterate(void *probe_private, void *call_private,
 			    const char *fmt, va_list *args,
 			    struct marker_probe_closure *p)
 {
-	void *start = arch_marker_va_start(args);
+	void *start;
 
+	if (static_branch_unlikely(&marker_call_sites)) {
+		marker_iterate_noting(call_private, fmt, args, p, _RET_IP_);
+		return;
+	}
+	start = arch_marker_va_start(args);
 	/* Each probe reads the arguments from the first; the last, tail-called. */
 	for (; p[1].func; p++) {
 		p->func(p->probe_private, call_private, fmt, args);
@@ -379,7 +464,10 @@ void notrace marker_run_probes_va(const struct marker *mark,
 
 	rcu_read_lock_sched_notrace();
 	p = marker_probes_to_call(mark);
-	if (p)
+	if (p && static_branch_unlikely(&marker_call_sites))
+		marker_iterate_noting(call_private, mark->format, args, p,
+				      _RET_IP_);
+	else if (p)
 		marker_iterate(p->probe_private, call_private, mark->format,
 			       args, p);
 	rcu_read_unlock_sched_notrace();

@@ -1189,6 +1189,112 @@ static void markers_test_kprobe_sym(struct kunit *test)
 
 #endif /* CONFIG_HAVE_ARCH_MARKERS */
 
+/* Where marker_call_site() said a probe's first two hits came from. */
+struct site_log {
+	unsigned int calls;
+	unsigned long ip[2];
+};
+
+static void probe_site(void *probe_private, void *call_private,
+		       const char *fmt, va_list *args)
+{
+	struct site_log *sl = probe_private;
+
+	if (sl->calls < ARRAY_SIZE(sl->ip))
+		sl->ip[sl->calls] = marker_call_site(args, _RET_IP_);
+	sl->calls++;
+}
+
+static noinline void pass_site_inner(int v)
+{
+	MARK(markers_kunit_site_inner, "value %d", v);
+}
+
+/* A probe that passes a site of another marker. */
+static void probe_site_nested(void *probe_private, void *call_private,
+			      const char *fmt, va_list *args)
+{
+	pass_site_inner(1);
+}
+
+static noinline void pass_site(int v)
+{
+	MARK(markers_kunit_site, "value %d", v);
+}
+
+static noinline void pass_site_flag(int v)
+{
+	_trace_mark(markers_kunit_site, "value %d", v);
+}
+
+/* Whether @ip is in @func, or in a part of it the compiler split off. */
+static bool ip_in(unsigned long ip, const char *func, char *buf)
+{
+	size_t len = strlen(func);
+
+	sprint_symbol_no_offset(buf, ip);
+	return str_has_prefix(buf, func) &&
+	       (buf[len] == '\0' || buf[len] == '.' || buf[len] == ' ');
+}
+
+static void expect_sites(struct kunit *test, struct site_log *sl, char *buf)
+{
+	KUNIT_ASSERT_EQ(test, sl->calls, 2U);
+	KUNIT_EXPECT_TRUE_MSG(test, ip_in(sl->ip[0], "pass_site", buf),
+			      "%pS", (void *)sl->ip[0]);
+	KUNIT_EXPECT_TRUE_MSG(test, ip_in(sl->ip[1], "pass_site_flag", buf),
+			      "%pS", (void *)sl->ip[1]);
+	memset(sl, 0, sizeof(*sl));
+}
+
+/*
+ * While call sites are noted, a probe finds the function of the site
+ * that called it, whether the site called it itself or a dispatcher did
+ * (two probes, a flag site), and a site passed within a probe that a
+ * dispatcher called finds its own.  The test notes them if the boot
+ * does not (markers.site_field=1).
+ */
+static void markers_test_call_site(struct kunit *test)
+{
+	static const char *name = "markers_kunit_site";
+	char *buf = kunit_kzalloc(test, KSYM_SYMBOL_LEN, GFP_KERNEL);
+	struct site_log l1 = {}, l2 = {}, inner = {};
+	bool noted = static_key_enabled(&marker_call_sites);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	if (!noted)
+		static_branch_enable(&marker_call_sites);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(name, "value %d",
+						       probe_site, &l1));
+	pass_site(1);
+	pass_site_flag(2);
+	expect_sites(test, &l1, buf);
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(name, "value %d",
+						       probe_site, &l2));
+	pass_site(1);
+	pass_site_flag(2);
+	expect_sites(test, &l1, buf);
+	expect_sites(test, &l2, buf);
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register("markers_kunit_site_inner",
+						       "value %d", probe_site,
+						       &inner));
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(name, "value %d",
+						       probe_site_nested, NULL));
+	pass_site(1);
+	KUNIT_EXPECT_EQ(test, inner.calls, 1U);
+	KUNIT_EXPECT_TRUE_MSG(test, ip_in(inner.ip[0], "pass_site_inner", buf),
+			      "%pS", (void *)inner.ip[0]);
+
+	marker_probe_unregister(name, probe_site_nested, NULL);
+	marker_probe_unregister("markers_kunit_site_inner", probe_site, &inner);
+	marker_probe_unregister(name, probe_site, &l2);
+	marker_probe_unregister(name, probe_site, &l1);
+	if (!noted)
+		static_branch_disable(&marker_call_sites);
+}
+
 #ifdef CONFIG_STACKTRACE
 struct stack_log {
 	unsigned long entries[32];
@@ -1449,6 +1555,7 @@ static struct kunit_case markers_test_cases[] = {
 #ifdef CONFIG_STACKTRACE
 	KUNIT_CASE(markers_test_stacktrace),
 #endif
+	KUNIT_CASE(markers_test_call_site),
 	{}
 };
 

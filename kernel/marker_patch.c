@@ -319,7 +319,8 @@ int marker_patch_apply(void)
  */
 bool marker_tramp_get(struct marker_probes *p, unsigned int nr)
 {
-	if (nr < 2 || p->tramp || marker_probes_stubbed(p->probes))
+	if (nr < 2 || p->tramp || marker_probes_stubbed(p->probes) ||
+	    static_branch_unlikely(&marker_call_sites))
 		return false;
 	p->tramp = arch_marker_tramp_get(p->probes, nr);
 	return p->tramp;

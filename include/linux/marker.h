@@ -23,6 +23,7 @@
 #include <linux/err.h>
 #include <linux/jump_label.h>
 #include <linux/marker_types.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
@@ -115,6 +116,42 @@ void marker_run_probes_va(const struct marker *mark, void *call_private,
 void marker_run_probes(const struct marker *mark, void *call_private, ...);
 #endif
 void marker_skip_unwatched(const struct marker *mark);
+/**
+ * struct marker_hit - a site's call, as the dispatcher of its probes notes it
+ * @args: the va_list that the dispatcher passes its probes
+ * @ip: the return address of the site's call
+ *
+ * See kernel/marker.c, "Call sites".
+ */
+struct marker_hit {
+	va_list *args;
+	unsigned long ip;
+};
+
+DECLARE_PER_CPU(struct marker_hit, marker_hit);
+/* On while dispatchers note call sites: marker_note_call_sites(). */
+DECLARE_STATIC_KEY_FALSE(marker_call_sites);
+void marker_note_call_sites(void);
+
+/**
+ * marker_call_site() - the site whose hit a probe handles
+ * @args: the va_list the probe got
+ * @ip: the probe's return address, _RET_IP_
+ *
+ * Return: the return address of the site's call of its probes, in the
+ * site's function: @ip when the site called the probe directly, or,
+ * after marker_note_call_sites(), the one its dispatcher noted.
+ *
+ * Context: a probe, preemption off.
+ */
+static __always_inline unsigned long marker_call_site(va_list *args,
+						      unsigned long ip)
+{
+	if (static_branch_unlikely(&marker_call_sites) &&
+	    __this_cpu_read(marker_hit.args) == args)
+		return __this_cpu_read(marker_hit.ip);
+	return ip;
+}
 
 /*
  * Whether sites test that RCU watches the CPU before they call probes: where

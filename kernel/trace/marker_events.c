@@ -17,6 +17,7 @@
 #include <linux/marker.h>
 #include <linux/marker_select.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/seq_buf.h>
@@ -33,6 +34,18 @@
 /* A %s field copies at most this many bytes, its NUL included. */
 #define MARKER_EVENT_STR_MAX	256
 #define MARKER_EVENT_HASH_BITS	7
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "markers."
+
+/*
+ * markers.site_field=1 on the command line: every event's records begin
+ * with the call_site field.  Fixed at boot, so that an event's layout
+ * never changes under the tools that read its format.
+ */
+static bool marker_event_site_field __ro_after_init;
+module_param_named(site_field, marker_event_site_field, bool, 0444);
+MODULE_PARM_DESC(site_field, "Marker events record the call site");
 
 /**
  * struct marker_event_owner - loaded code with markers of an event
@@ -134,14 +147,15 @@ static const unsigned long *marker_event_fetch(const struct marker_event *ev,
 /*
  * The shape of a record, as a probe knows it.  The probes of the
  * commonest shapes are for records in slot order (marker_format.c) and
- * know the slots of their numbers and their count of strings, 0 or 1, as
- * constants: their copies unroll, and every offset is an immediate.  The
- * probe of any shape has MARKER_EVENT_ANY in both, and follows the
- * event's program.
+ * know the slots of their numbers, their count of strings, 0 or 1, and
+ * whether the record has a call_site field as constants: their copies
+ * unroll, and every offset is an immediate.  The probe of any shape has
+ * MARKER_EVENT_ANY in the first two, and follows the event's program.
  */
 struct marker_event_shape {
 	unsigned int nr_num_slots;
 	unsigned int nr_str;
+	bool call_site;
 };
 
 #define MARKER_EVENT_ANY	UINT_MAX
@@ -159,6 +173,13 @@ marker_event_nr_str(const struct marker_event *ev,
 	return marker_event_any(shape) ? ev->nr_str : shape->nr_str;
 }
 
+static __always_inline bool
+marker_event_call_site(const struct marker_event *ev,
+		       const struct marker_event_shape *shape)
+{
+	return marker_event_any(shape) ? ev->call_site : shape->call_site;
+}
+
 /* A record's size without its strings. */
 static __always_inline unsigned int
 marker_event_fixed_size(const struct marker_event *ev,
@@ -166,7 +187,8 @@ marker_event_fixed_size(const struct marker_event *ev,
 {
 	if (marker_event_any(shape))
 		return ev->size;
-	return sizeof(struct trace_entry) + shape->nr_num_slots * sizeof(long) +
+	return marker_event_fields_start(shape->call_site) +
+	       shape->nr_num_slots * sizeof(long) +
 	       shape->nr_str * sizeof(u32);
 }
 
@@ -227,8 +249,8 @@ static __always_inline void marker_event_store_num(const struct marker_event *ev
 	const unsigned long *src;
 
 	if (!marker_event_any(shape)) {
-		memcpy(entry + sizeof(struct trace_entry), slots,
-		       shape->nr_num_slots * sizeof(long));
+		memcpy(entry + marker_event_fields_start(shape->call_site),
+		       slots, shape->nr_num_slots * sizeof(long));
 		return;
 	}
 	for (mv = ev->num; mv < end; mv++) {
@@ -244,11 +266,14 @@ static __always_inline void marker_event_store_num(const struct marker_event *ev
 static __always_inline void
 marker_event_store_slots(const struct marker_event *ev,
 			 const struct marker_event_shape *shape, void *entry,
-			 const unsigned long *slots, const char *const *str,
-			 const unsigned int *len)
+			 unsigned long call_site, const unsigned long *slots,
+			 const char *const *str, const unsigned int *len)
 {
 	unsigned int n, data = marker_event_fixed_size(ev, shape);
 
+	if (marker_event_call_site(ev, shape))
+		*(unsigned long *)(entry + sizeof(struct trace_entry)) =
+			call_site;
 	marker_event_store_num(ev, shape, entry, slots);
 	for (n = 0; n < marker_event_nr_str(ev, shape); n++) {
 		memcpy(entry + data, str[n], len[n] - 1);
@@ -271,13 +296,16 @@ __marker_event_test_record(const struct marker_event *ev,
 
 	dsize = marker_event_str_len(ev, shape, slots, str, len);
 	if (entry)
-		marker_event_store_slots(ev, shape, entry, slots, str, len);
+		marker_event_store_slots(ev, shape, entry, 0, slots, str, len);
 	return marker_event_fixed_size(ev, shape) + dsize;
 }
 
-/* The probe of one trace instance's file of the event. */
+/*
+ * The probe of one trace instance's file of the event.  @ip is its
+ * return address, from which marker_call_site() finds the site.
+ */
 static __always_inline void
-__marker_event_probe(void *probe_private, va_list *args,
+__marker_event_probe(void *probe_private, va_list *args, unsigned long ip,
 		     const struct marker_event_shape *shape)
 {
 	struct trace_event_file *file = probe_private;
@@ -301,7 +329,9 @@ __marker_event_probe(void *probe_private, va_list *args,
 					   dsize);
 	if (!entry)
 		return;
-	marker_event_store_slots(ev, shape, entry, slots, str, len);
+	if (marker_event_call_site(ev, shape))
+		ip = marker_call_site(args, ip);
+	marker_event_store_slots(ev, shape, entry, ip, slots, str, len);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -313,6 +343,7 @@ __marker_event_probe(void *probe_private, va_list *args,
  */
 static __always_inline void
 __marker_event_perf_probe(void *probe_private, va_list *args,
+			  unsigned long ip,
 			  const struct marker_event_shape *shape)
 {
 	struct marker_event *ev = probe_private;
@@ -340,13 +371,16 @@ __marker_event_perf_probe(void *probe_private, va_list *args,
 	if (!entry)
 		return;
 	perf_fetch_caller_regs(regs);
-	marker_event_store_slots(ev, shape, entry, slots, str, len);
+	if (marker_event_call_site(ev, shape))
+		ip = marker_call_site(args, ip);
+	marker_event_store_slots(ev, shape, entry, ip, slots, str, len);
 	perf_trace_run_bpf_submit(entry, size, rctx, &ev->call, 1, regs, head,
 				  NULL);
 }
 #else
 static __always_inline void
 __marker_event_perf_probe(void *probe_private, va_list *args,
+			  unsigned long ip,
 			  const struct marker_event_shape *shape)
 {
 }
@@ -366,18 +400,18 @@ struct marker_event_probes {
 };
 
 /*
- * The probes of one shape, named for it (NUMBER-SLOTS_STRINGS), and their
- * struct marker_event_probes.
+ * The probes of one shape, named for it (NUMBER-SLOTS_STRINGS, and _site
+ * with a call_site field), and their struct marker_event_probes.
  */
-#define DEFINE_MARKER_EVENT_PROBES(name, nr_num_slots, nr_str)		\
+#define DEFINE_MARKER_EVENT_PROBES(name, nr_num_slots, nr_str, site)	\
 static const struct marker_event_shape marker_event_shape_##name = {	\
-	(nr_num_slots), (nr_str)					\
+	(nr_num_slots), (nr_str), (site)				\
 };									\
 static void marker_event_probe_##name(void *probe_private,		\
 				      void *call_private,		\
 				      const char *fmt, va_list *args)	\
 {									\
-	__marker_event_probe(probe_private, args,			\
+	__marker_event_probe(probe_private, args, _RET_IP_,		\
 			     &marker_event_shape_##name);		\
 }									\
 static void marker_event_perf_probe_##name(void *probe_private,	\
@@ -385,7 +419,7 @@ static void marker_event_perf_probe_##name(void *probe_private,	\
 					   const char *fmt,		\
 					   va_list *args)		\
 {									\
-	__marker_event_perf_probe(probe_private, args,			\
+	__marker_event_perf_probe(probe_private, args, _RET_IP_,	\
 				  &marker_event_shape_##name);		\
 }									\
 static unsigned int __maybe_unused					\
@@ -402,15 +436,23 @@ static const struct marker_event_probes marker_event_probes_##name = {	\
 		marker_event_test_record_##name : NULL,			\
 }
 
-DEFINE_MARKER_EVENT_PROBES(any, MARKER_EVENT_ANY, MARKER_EVENT_ANY);
-DEFINE_MARKER_EVENT_PROBES(0_0, 0, 0);
-DEFINE_MARKER_EVENT_PROBES(1_0, 1, 0);
-DEFINE_MARKER_EVENT_PROBES(2_0, 2, 0);
-DEFINE_MARKER_EVENT_PROBES(3_0, 3, 0);
-DEFINE_MARKER_EVENT_PROBES(0_1, 0, 1);
-DEFINE_MARKER_EVENT_PROBES(1_1, 1, 1);
-DEFINE_MARKER_EVENT_PROBES(2_1, 2, 1);
-DEFINE_MARKER_EVENT_PROBES(3_1, 3, 1);
+DEFINE_MARKER_EVENT_PROBES(any, MARKER_EVENT_ANY, MARKER_EVENT_ANY, false);
+DEFINE_MARKER_EVENT_PROBES(0_0, 0, 0, false);
+DEFINE_MARKER_EVENT_PROBES(1_0, 1, 0, false);
+DEFINE_MARKER_EVENT_PROBES(2_0, 2, 0, false);
+DEFINE_MARKER_EVENT_PROBES(3_0, 3, 0, false);
+DEFINE_MARKER_EVENT_PROBES(0_1, 0, 1, false);
+DEFINE_MARKER_EVENT_PROBES(1_1, 1, 1, false);
+DEFINE_MARKER_EVENT_PROBES(2_1, 2, 1, false);
+DEFINE_MARKER_EVENT_PROBES(3_1, 3, 1, false);
+DEFINE_MARKER_EVENT_PROBES(0_0_site, 0, 0, true);
+DEFINE_MARKER_EVENT_PROBES(1_0_site, 1, 0, true);
+DEFINE_MARKER_EVENT_PROBES(2_0_site, 2, 0, true);
+DEFINE_MARKER_EVENT_PROBES(3_0_site, 3, 0, true);
+DEFINE_MARKER_EVENT_PROBES(0_1_site, 0, 1, true);
+DEFINE_MARKER_EVENT_PROBES(1_1_site, 1, 1, true);
+DEFINE_MARKER_EVENT_PROBES(2_1_site, 2, 1, true);
+DEFINE_MARKER_EVENT_PROBES(3_1_site, 3, 1, true);
 
 /*
  * Shapes with probes of their own: records in slot order with up to this
@@ -419,13 +461,20 @@ DEFINE_MARKER_EVENT_PROBES(3_1, 3, 1);
 #define MARKER_EVENT_FAST_NUM	3
 #define MARKER_EVENT_FAST_STR	1
 
-/* By number of strings, then of number slots. */
+/* By call_site field, then number of strings, then of number slots. */
 static const struct marker_event_probes *const
-marker_event_fast_probes[MARKER_EVENT_FAST_STR + 1][MARKER_EVENT_FAST_NUM + 1] = {
-	{ &marker_event_probes_0_0, &marker_event_probes_1_0,
-	  &marker_event_probes_2_0, &marker_event_probes_3_0 },
-	{ &marker_event_probes_0_1, &marker_event_probes_1_1,
-	  &marker_event_probes_2_1, &marker_event_probes_3_1 },
+marker_event_fast_probes[2][MARKER_EVENT_FAST_STR + 1][MARKER_EVENT_FAST_NUM + 1] = {
+	{
+		{ &marker_event_probes_0_0, &marker_event_probes_1_0,
+		  &marker_event_probes_2_0, &marker_event_probes_3_0 },
+		{ &marker_event_probes_0_1, &marker_event_probes_1_1,
+		  &marker_event_probes_2_1, &marker_event_probes_3_1 },
+	}, {
+		{ &marker_event_probes_0_0_site, &marker_event_probes_1_0_site,
+		  &marker_event_probes_2_0_site, &marker_event_probes_3_0_site },
+		{ &marker_event_probes_0_1_site, &marker_event_probes_1_1_site,
+		  &marker_event_probes_2_1_site, &marker_event_probes_3_1_site },
+	},
 };
 
 /* The probes for @ev's shape, once it is parsed. */
@@ -435,7 +484,7 @@ marker_event_shape_probes(const struct marker_event *ev)
 	if (!ev->in_slot_order || ev->nr_str > MARKER_EVENT_FAST_STR ||
 	    ev->nr_num_slots > MARKER_EVENT_FAST_NUM)
 		return &marker_event_probes_any;
-	return marker_event_fast_probes[ev->nr_str][ev->nr_num_slots];
+	return marker_event_fast_probes[ev->call_site][ev->nr_str][ev->nr_num_slots];
 }
 
 #ifdef CONFIG_MARKERS_KUNIT_TEST
@@ -545,6 +594,14 @@ static int marker_event_define_fields(struct trace_event_call *call)
 	unsigned int i;
 	int ret;
 
+	if (ev->call_site) {
+		ret = trace_define_field(call, "unsigned long",
+					 MARKER_EVENT_CALL_SITE,
+					 sizeof(struct trace_entry),
+					 sizeof(long), 0, FILTER_OTHER);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < ev->nr_ops; i++) {
 		f = &ev->fields[i];
 		if (!f->name[0])
@@ -629,6 +686,7 @@ static struct marker_event *marker_event_create(const struct marker *m,
 	ev = marker_event_alloc(m->name, m->format);
 	if (!ev)
 		goto err;
+	ev->call_site = marker_event_site_field;
 	marker_format_parse(ev);
 	ev->probes = marker_event_shape_probes(ev);
 	call = &ev->call;
@@ -848,6 +906,8 @@ static struct notifier_block marker_events_module_nb = {
  */
 static int __init marker_events_init(void)
 {
+	if (marker_event_site_field)
+		marker_note_call_sites();
 	marker_select_boot();
 	marker_events_add(__start___markers, __stop___markers, NULL);
 #ifdef CONFIG_MODULES

@@ -186,6 +186,8 @@ static bool marker_format_name_used(const struct marker_event *ev,
 {
 	unsigned int i;
 
+	if (ev->call_site && !strcmp(name, MARKER_EVENT_CALL_SITE))
+		return true;
 	for (i = 0; i < nr; i++)
 		if (!strcmp(ev->fields[i].name, name))
 			return true;
@@ -337,7 +339,7 @@ static void marker_format_tell_untyped(const struct marker_event *ev,
  */
 static void marker_format_program(struct marker_event *ev)
 {
-	unsigned int i, slots = 0, next = sizeof(struct trace_entry);
+	unsigned int i, slots = 0, next = marker_event_fields_start(ev->call_site);
 	const struct marker_event_op *op;
 	struct marker_event_move *mv;
 	bool ordered = true;
@@ -387,7 +389,7 @@ void marker_format_parse(struct marker_event *ev)
 {
 	const char *p = ev->format, *lit = p, *stop = NULL;
 	unsigned int i = 0, arg = 0, slot = 0;
-	unsigned int offset = sizeof(struct trace_entry);
+	unsigned int offset = marker_event_fields_start(ev->call_site);
 	struct marker_event_conv c;
 	char word[MARKER_EVENT_NAME_LEN];
 	char *text = ev->text;

@@ -24,6 +24,8 @@ struct marker_event_probes;
  * long long two on 32-bit machines.
  */
 #define MARKER_EVENT_MAX_SLOTS	(MARKER_EVENT_MAX_ARGS * sizeof(u64) / sizeof(long))
+/* The field of the call site, with markers.site_field=1. */
+#define MARKER_EVENT_CALL_SITE	"call_site"
 /* A field name is at most this long, its NUL included. */
 #define MARKER_EVENT_NAME_LEN	32
 /* The conversion of one field as printed, e.g. "%-08llx". */
@@ -101,6 +103,7 @@ struct marker_event_field {
  *	    (call.module, NULL for vmlinux) first
  * @refused: the last module whose format was refused, to say it once
  * @probes: the probes of its record's shape (marker_events.c)
+ * @call_site: its records begin with the call site, a field of its own
  * @nr_ops: conversions in @ops and @fields
  * @nr_num: number fields, in @num
  * @nr_str: %s fields, in @str
@@ -126,6 +129,7 @@ struct marker_event {
 	struct list_head owners;
 	struct module *refused;
 	const struct marker_event_probes *probes;
+	bool call_site;
 	unsigned int nr_ops;
 	unsigned int nr_num;
 	unsigned int nr_str;
@@ -139,6 +143,12 @@ struct marker_event {
 	struct marker_event_field *fields;
 	struct marker_event_op ops[];
 };
+
+/* Where a record's format fields start: after its header and call site. */
+static __always_inline unsigned int marker_event_fields_start(bool call_site)
+{
+	return sizeof(struct trace_entry) + (call_site ? sizeof(long) : 0);
+}
 
 /* Read the argument of @op, its '*' widths and precisions read already. */
 static __always_inline u64 marker_event_read_arg(const struct marker_event_op *op,

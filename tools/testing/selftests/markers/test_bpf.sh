@@ -73,6 +73,10 @@ check "test_marker_events loads" modprobe test_marker_events
 # The end of tme_basic's fixed part: its last field, before the string.
 basic_end=$(field_end tme_basic value)
 check "tme_basic's value field found in its format" test -n "$basic_end"
+# tme_noargs's record: the common fields, then call_site alone where
+# markers.site_field=1 gives every event that field.
+noargs_end=$(field_end tme_noargs call_site)
+noargs_end=${noargs_end:-8}
 ncpus=$(online)
 [ "$ncpus" -ge 2 ] ||
 	echo "# one CPU online: hits on other CPUs than the perf event's untested"
@@ -106,7 +110,7 @@ for a in ioctl link; do
 	check "$a: a program on tme_noargs, no field" \
 		eq "$(val count) $(val sum) $(val strings)" "$n 0 0"
 	# A program may read no further than the record.
-	run 2 -a $a -r 8 $E/tme_noargs $M/pass 5
+	run 2 -a $a -r $noargs_end $E/tme_noargs $M/pass 5
 	check "  reading past its record refused" eq "$out" "attach: EACCES"
 	run 0 -a $a -r $((basic_end - 4)) $E/tme_basic $M/burst 1
 	check "$a: reading tme_basic's last 4 bytes allowed" eq $st 0
