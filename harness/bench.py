@@ -20,7 +20,8 @@ outdir, ko, pass_log, arm_log, wall_log = sys.argv[1:6]
 others = [a.split('=', 1) for a in sys.argv[6:]]
 mem_log = next((p for a, p in others if a == 'mem'), None)
 btf_log = next((p for a, p in others if a == 'btf'), None)
-others = [(a, p) for a, p in others if a not in ('mem', 'btf')]
+site_log = next((p for a, p in others if a == 'site'), None)
+others = [(a, p) for a, p in others if a not in ('mem', 'btf', 'site')]
 
 
 def read(path):
@@ -44,6 +45,16 @@ def rows(path):
     out = {}
     for m in re.finditer(r'markers_bench: row (\S+) (\d+)', text):
         out[m.group(1)] = int(m.group(2)) / 100 * 1e6 / khz
+    return out
+
+
+def record_bytes(path):
+    """LABEL -> bytes per record, ring-buffer event header included."""
+    out = {}
+    for m in re.finditer(r'markers_bench: bytes (\S+) (\d+) (\d+)',
+                         read(path)):
+        if int(m.group(3)):
+            out[m.group(1)] = int(m.group(2)) / int(m.group(3))
     return out
 
 
@@ -174,10 +185,7 @@ per_iteration('3-tools', '3a. BPF and perf on the same records, per hit',
 
 # Bytes per record and listing times, from the pass log.
 text = read(pass_log)
-nbytes = {}
-for m in re.finditer(r'markers_bench: bytes (\S+) (\d+) (\d+)', text):
-    if int(m.group(3)):
-        nbytes[m.group(1)] = int(m.group(2)) / int(m.group(3))
+nbytes = record_bytes(pass_log)
 lists = {m.group(1): (int(m.group(2)), float(m.group(4)) - float(m.group(3)))
          for m in re.finditer(r'markers_bench: list (\S+) (\d+) (\S+) (\S+)',
                               text)}
@@ -195,6 +203,34 @@ section('3c. Reading the debugfs listings',
         'Guest time (uptime, under -icount) to read each file whole, '
         'markers_bench loaded: 10,000 sites of bench_n10000 among them.',
         ['file', 'lines', 'guest time'], lines)
+
+
+
+def site_field():
+    """3e: the marker's recording row again with markers.site_field=1."""
+    st = rows(site_log)
+    sb = record_bytes(site_log)
+    lines = []
+    for label, name, r, b in (
+            ('rec/marker_event', 'MARK() + its event', ic, nbytes),
+            ('rec/marker_event', 'MARK() + its event, call_site field', st,
+             sb),
+            ('rec/trace_event', 'TRACE_EVENT, same fields (no call site)',
+             ic, nbytes)):
+        v = r[label] - r['rec/none'] if label in r and 'rec/none' in r \
+            else None
+        lines.append([name, fmt(v), fmt(b.get(label))])
+        if v is not None:
+            table.append(['3e-call-site', name, f'{v:.2f}', 'instructions',
+                          '', ''])
+    section('3e. The call_site field (markers.site_field=1)',
+            'The recording row of section 3 in a boot with every marker '
+            'event\'s record beginning with call_site (x86-64, -icount, 1 '
+            'CPU, the site calling the event\'s probe itself), against '
+            'the rows of section 3 and 3b without it.',
+            ['contender', 'instructions', 'bytes per record'], lines)
+    return st, sb
+
 
 ksyms = [m.groups() for m in re.finditer(
     r'markers_bench: kallsyms (\S+) frames (\d+) of (\d+) stack (\d+)', text)]
@@ -218,6 +254,8 @@ if lines:
             'own call, repeated), and guest ms to read /proc/kallsyms '
             'whole (perf stat task-clock, mean of 10, cat included).',
             ['lookup', 'per trace', '/proc/kallsyms read'], lines)
+
+site_rows, site_bytes = site_field() if site_log else ({}, {})
 
 # 4 and 5: arming.
 kinds = [('mark-arm', 'marker arm'), ('mark-disarm', 'marker disarm [2]'),
@@ -360,6 +398,15 @@ m, t = nbytes.get('rec/marker_event'), nbytes.get('rec/trace_event')
 if m is not None and t is not None:
     md.append(f'- Bytes per record: {m:.1f} against TRACE_EVENT\'s '
               f'{t:.1f} (target: no more: {"met" if m <= t else "missed"}).')
+sr = site_rows.get('rec/marker_event')
+if sr is not None and 'rec/none' in site_rows and \
+        'rec/marker_event' in ic and base is not None:
+    d = (sr - site_rows['rec/none']) - (ic['rec/marker_event'] - base)
+    db = site_bytes.get('rec/marker_event', 0) - \
+        nbytes.get('rec/marker_event', 0)
+    md.append(f'- The call_site field (markers.site_field=1, off by '
+              f'default): {d:+.1f} instructions and {db:+.1f} bytes per '
+              f'recorded hit; nothing for a site that is off.')
 if 'sites' in lists:
     n, t = lists['sites']
     md.append(f'- Listing {n:,} sites: {t:.2f} s of guest time (target: '

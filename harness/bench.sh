@@ -4,7 +4,8 @@
 # bench.sh: `make bench`.  Build the default variant and boot it three
 # times to run lib/markers_bench.c (see harness/guest/bench.sh):
 #   1. -icount shift=0,sleep=off, 1 CPU: sections 1-3 in instructions,
-#      repeatable (the guest TSC counts instructions);
+#      repeatable (the guest TSC counts instructions), then with
+#      markers.site_field=1 the recording row again (3e);
 #   2. single-threaded TCG, 2 CPUs run in turn: sections 4-5, arming and
 #      holds;
 #   3. multi-threaded TCG, 2 CPUs: sections 1-3 again in wall-clock ns.
@@ -46,7 +47,7 @@ boot() { # VARIANT NAME PART RUNS [boot.sh environment...]
 	log "bench: boot $name (bench.part=$part)"
 	env "$@" GUEST_TIMEOUT=1800 bash "$TOP/harness/boot.sh" $v bench \
 		preempt=full kunit.filter_glob=none_such bench.part="$part" \
-		markers_bench.runs=$runs > /dev/null
+		markers_bench.runs=$runs ${kargs:-} > /dev/null
 	local rc=$?
 	cp "$(builddir $v)/console-bench.log" "$dir/console-$name.log"
 	grep -q '^bench: done' "$dir/console-$name.log" ||
@@ -113,6 +114,8 @@ btf_initrd() {
 
 icount="-icount shift=0,sleep=off"
 boot default icount pass 7 SMP=1 TCG_THREAD=single QEMU_EXTRA="$icount"
+kargs=markers.site_field=1 boot default icount-site site 7 SMP=1 \
+	TCG_THREAD=single QEMU_EXTRA="$icount"
 boot default arm arm 3 SMP=2 TCG_THREAD=single
 boot default wall pass 7 SMP=2 TCG_THREAD=multi
 boot arm64 icount-arm64 pass 7 SMP=1 TCG_THREAD=single QEMU_EXTRA="$icount"
@@ -128,5 +131,5 @@ boot btf icount-btf btf 7 SMP=1 TCG_THREAD=single QEMU_EXTRA="$icount" \
 	"$dir/console-icount.log" "$dir/console-arm.log" \
 	"$dir/console-wall.log" arm64="$dir/console-icount-arm64.log" \
 	i386="$dir/console-icount-i386.log" mem="$dir/console-mem.log" \
-	btf="$dir/console-icount-btf.log"
+	btf="$dir/console-icount-btf.log" site="$dir/console-icount-site.log"
 log "bench: tables in $dir/bench.md and bench.csv"

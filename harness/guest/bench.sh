@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of `make bench`: drive lib/markers_bench.c through debugfs.
 # bench.part=pass: per-pass, per-hit and recording figures (sections
-# 1-3); bench.part=arm: arming latency, sync rounds and holds (4-5);
+# 1-3); bench.part=site: recording with the call_site field (3e);
+# bench.part=arm: arming latency, sync rounds and holds (4-5);
 # bench.part=mem: the memory a module's markers or events take (8);
 # bench.part=btf: what 6.12 has beside markers, in the btf variant (9),
 # and the memory of pr_debug() sites (8).
@@ -270,15 +271,25 @@ arm() {
 	echo 1 > $OPT
 }
 
+# 3e. Recording with markers.site_field=1 on the command line: the
+# call_site field, on one probe, which the site calls itself.
+site() {
+	grep -q 'call_site' $T/events/markers/bench_rec/format ||
+		echo "bench: bench_rec has no call_site field"
+	run time rec_mark rec/none
+	rec_on markers/bench_rec rec_mark rec/marker_event
+}
+
 case "$part" in
 pass) pass ;;
 arm) arm ;;
+site) site ;;
 btf)
 	others
 	# pr_debug() sites' memory (8), where dynamic debug is built in.
 	[ -d /mem ] && mem none dbg10 dbg100 dbg1000
 	;;
-*) echo "bench: bench.part=pass|arm|btf" ;;
+*) echo "bench: bench.part=pass|arm|site|btf" ;;
 esac
 modprobe -r markers_bench
 echo "bench: done"
