@@ -272,8 +272,8 @@ marker_event_store_slots(const struct marker_event *ev,
 	unsigned int n, data = marker_event_fixed_size(ev, shape);
 
 	if (marker_event_call_site(ev, shape))
-		*(unsigned long *)(entry + sizeof(struct trace_entry)) =
-			call_site;
+		put_unaligned((u64)call_site,
+			      (u64 *)(entry + sizeof(struct trace_entry)));
 	marker_event_store_num(ev, shape, entry, slots);
 	for (n = 0; n < marker_event_nr_str(ev, shape); n++) {
 		memcpy(entry + data, str[n], len[n] - 1);
@@ -597,7 +597,7 @@ static int marker_event_define_fields(struct trace_event_call *call)
 	if (ev->call_site) {
 		ret = trace_define_field(call, "unsigned long",
 					 MARKER_EVENT_CALL_SITE,
-					 sizeof(struct trace_entry),
+					 marker_event_call_site_offset(),
 					 sizeof(long), 0, FILTER_OTHER);
 		if (ret)
 			return ret;

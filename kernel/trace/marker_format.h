@@ -144,10 +144,23 @@ struct marker_event {
 	struct marker_event_op ops[];
 };
 
-/* Where a record's format fields start: after its header and call site. */
+/*
+ * The call_site field has a cell of 8 bytes after the common fields on
+ * every machine, so that the format's fields keep the offsets modulo 8
+ * that they have without it (a BPF program reads an 8-byte field only
+ * at an offset that is a multiple of 8).  The field, a long, is at the
+ * cell's start on little-endian machines and at its end on big-endian
+ * ones, as a number's in its cell.
+ */
 static __always_inline unsigned int marker_event_fields_start(bool call_site)
 {
-	return sizeof(struct trace_entry) + (call_site ? sizeof(long) : 0);
+	return sizeof(struct trace_entry) + (call_site ? sizeof(u64) : 0);
+}
+
+static __always_inline unsigned int marker_event_call_site_offset(void)
+{
+	return sizeof(struct trace_entry) +
+	       (IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ? sizeof(u64) - sizeof(long) : 0);
 }
 
 /* Read the argument of @op, its '*' widths and precisions read already. */
