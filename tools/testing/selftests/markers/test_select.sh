@@ -154,7 +154,7 @@ for c in "22|marker tme_basic line x" "17|marker tme_basic bogus 1" \
 	 "7|marker tme_zz* func a" "32|marker tme_basic func tme_pass; line 1" \
 	 "8|!marker tme_basic func tme_pass"; do
 	q=${c#*|}
-	dmesg -C
+	dmesg -c > /dev/null
 	: > $T/error_log
 	check "refused: $q" sh -c "! echo '$q' >> $S 2>/dev/null"
 	check "  logged" sh -c "dmesg | grep -q 'markers: .*\\(select\\|marker_sites\\)'"
@@ -207,7 +207,7 @@ after_pass() {
 }
 
 if modinfo test_markers > /dev/null 2>&1; then
-	dmesg -C
+	dmesg -c > /dev/null
 	check "markers= selects the site in the init function" \
 		load_with "marker test_markers_event func test_markers_event_init"
 	check "  the query is listed, limited to the module" \
@@ -231,7 +231,7 @@ if modinfo test_markers > /dev/null 2>&1; then
 	for v in "marker test_markers_event bogus 1" \
 		 "marker test_markers_event module vmlinux" \
 		 "marker test_markers_event func a; func b" ""; do
-		dmesg -C
+		dmesg -c > /dev/null
 		check "refused: markers=$v" load_with "$v"
 		check "  logged" \
 			sh -c "dmesg | grep -q 'test_markers: markers=.* refused'"
