@@ -161,10 +161,15 @@ hits = per_iteration(
 rec_names = [('rec/marker_event', 'MARK() + its event (markers:bench_rec)'),
              ('rec/trace_event', 'TRACE_EVENT, same fields'),
              ('rec/kprobe_event', 'kprobe_events on MARK_SYM, same values '
-              '[1]')]
+              '[1]'),
+             ('rec/marker_event_instance', 'MARK() + its event in a trace '
+              'instance that selects the site [2]')]
 per_iteration('3-recording', '3. Recording u32 + u64 + string, per hit',
-              'Over the same loop with nothing recording.', rec_names,
-              'rec/none')
+              'Over the same loop with nothing recording.  [2] The event '
+              'enabled at the top level too, whose query (marker_sites) '
+              'leaves the site out: the site calls the instance\'s probe '
+              'alone, a subset of the marker\'s probes, through '
+              'marker_iterate().', rec_names, 'rec/none')
 tool_names = [('rec/marker_bpf', 'MARK() event + BPF program'),
               ('rec/trace_event_bpf', 'TRACE_EVENT + the same BPF program'),
               ('rec/marker_raw_tp', 'MARK() + a raw_tp BPF program'),
@@ -407,6 +412,14 @@ if sr is not None and 'rec/none' in site_rows and \
     md.append(f'- The call_site field (markers.site_field=1, off by '
               f'default): {d:+.1f} instructions and {db:+.1f} bytes per '
               f'recorded hit; nothing for a site that is off.')
+m, t = (ic[k] - base if k in ic and base is not None else None
+        for k in ('rec/marker_event_instance', 'rec/marker_event'))
+if m is not None and t is not None:
+    md.append(f'- A trace instance\'s own selection: {m - t:+.1f} '
+              f'instructions per recorded hit ({fmt(m)} against the '
+              f'event\'s {fmt(t)}) where the site calls some of its '
+              f'marker\'s probes only; nothing where every consumer '
+              f'selects it, nor for a site that is off.')
 if 'sites' in lists:
     n, t = lists['sites']
     md.append(f'- Listing {n:,} sites: {t:.2f} s of guest time (target: '

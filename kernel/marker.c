@@ -146,6 +146,16 @@
  * a going module's sites and calls are set as for 1 -> 0 before its
  * markers lose theirs.
  *
+ * Each probe connects to the sites its selector's queries choose
+ * (marker_probe_register_selector()).  A site that some of the name's
+ * probes leave out, and others do not, reads an array of the others: a
+ * subset (struct marker_subset), shared by the sites that call the same
+ * probes, built when the sites are connected and freed with kfree_rcu()
+ * once they are connected again, as the name's own array.  A subset's
+ * calls always go to the iterator, which calls the closures of the array
+ * it is given: the steps above, which follow the name's array, never have
+ * a subset's call point at a probe.
+ *
  * The architecture checks each instruction's bytes before it writes it,
  * and leaves alone, with a log line, one that is in neither its old nor
  * its new state.  A registration that meets such a site fails with
@@ -504,6 +514,8 @@ static struct marker_entry *marker_entry_find_or_add(const char *name)
 	if (!e)
 		return NULL;
 	memcpy(e->name, name, len);
+	INIT_LIST_HEAD(&e->selected);
+	INIT_LIST_HEAD(&e->subsets);
 	hlist_add_head(&e->hlist, marker_bucket(name));
 	return e;
 }
@@ -579,23 +591,156 @@ static struct marker_probes marker_probes_none = {
 	.probes = { { .func = marker_probe_stub }, { } },
 };
 
-/*
- * Point @m at @e's probes if it is among @e's selected sites, or
- * disconnect it; keep format mismatches out.
+/**
+ * struct marker_selected - a probe connected with a selector of its own
+ * @list: link in its marker_entry's @selected
+ * @func: the probe
+ * @probe_private: its data
+ * @selector: whose queries choose its sites (struct marker_query)
  */
-static void marker_set_probes(struct marker *m, const struct marker_entry *e,
+struct marker_selected {
+	struct list_head list;
+	marker_probe_func *func;
+	void *probe_private;
+	const void *selector;
+};
+
+/**
+ * struct marker_subset - the probes of sites that some probes leave out
+ * @list: link in its marker_entry's @subsets
+ * @probes: the closures of the entry's array that these sites call, in
+ *	    its order; freed after a grace period, as the entry's array
+ */
+struct marker_subset {
+	struct list_head list;
+	struct marker_probes *probes;
+};
+
+/* The selector of @e's closure @c: NULL unless it connected with one. */
+static const void *marker_probe_selector(const struct marker_entry *e,
+					 const struct marker_probe_closure *c)
+{
+	const struct marker_selected *sel;
+
+	list_for_each_entry(sel, &e->selected, list)
+		if (sel->func == c->func &&
+		    sel->probe_private == c->probe_private)
+			return sel->selector;
+	return NULL;
+}
+
+/* Whether @e's closure @c connects to @m, of @mod. */
+static bool marker_probe_selects(const struct marker_entry *e,
+				 const struct marker_probe_closure *c,
+				 const struct marker *m, struct module *mod)
+{
+	return marker_query_match(e->query, marker_probe_selector(e, c), m,
+				  mod);
+}
+
+/* Whether @p holds, in order, the closures of @e that connect to @m. */
+static bool marker_subset_is(const struct marker_entry *e,
+			     const struct marker_probe_closure *p,
+			     const struct marker *m, struct module *mod)
+{
+	const struct marker_probe_closure *c;
+
+	for (c = e->probes->probes; c->func; c++) {
+		if (!marker_probe_selects(e, c, m, mod))
+			continue;
+		if (p->func != c->func || p->probe_private != c->probe_private)
+			return false;
+		p++;
+	}
+	return !p->func;
+}
+
+/* A new array of the @nr closures of @e that connect to @m. */
+static struct marker_subset *marker_subset_new(struct marker_entry *e,
+					       const struct marker *m,
+					       struct module *mod,
+					       unsigned int nr)
+{
+	const struct marker_probe_closure *c;
+	struct marker_subset *sub;
+	unsigned int i = 0;
+
+	sub = kzalloc(sizeof(*sub), GFP_KERNEL);
+	if (!sub)
+		return NULL;
+	sub->probes = kzalloc(struct_size(sub->probes, probes, nr + 1),
+			      GFP_KERNEL);
+	if (!sub->probes) {
+		kfree(sub);
+		return NULL;
+	}
+	sub->probes->subset = true;
+	sub->probes->format = e->format;
+	for (c = e->probes->probes; c->func; c++)
+		if (marker_probe_selects(e, c, m, mod))
+			sub->probes->probes[i++] = *c;
+	list_add_tail(&sub->list, &e->subsets);
+	return sub;
+}
+
+/* Free the arrays of @list after a grace period: sites may still read them. */
+static void marker_subsets_free(struct list_head *list)
+{
+	struct marker_subset *sub, *tmp;
+
+	list_for_each_entry_safe(sub, tmp, list, list) {
+		list_del(&sub->list);
+		kfree_rcu(sub->probes, rcu);
+		kfree(sub);
+	}
+}
+
+/*
+ * The closures of @e that @m, of @mod, calls: the entry's array when
+ * every probe's queries select @m, none when no probe's do, else an
+ * array of @e's subsets, made if no site calls the same probes yet.
+ */
+static struct marker_probe_closure *
+marker_site_probes(struct marker_entry *e, const struct marker *m,
+		   struct module *mod)
+{
+	const struct marker_probe_closure *c;
+	struct marker_subset *sub;
+	unsigned int nr = 0;
+
+	for (c = e->probes->probes; c->func; c++)
+		nr += marker_probe_selects(e, c, m, mod);
+	if (nr == e->nr_probes)
+		return e->probes->probes;
+	if (!nr)
+		return marker_probes_none.probes;
+	list_for_each_entry(sub, &e->subsets, list)
+		if (marker_subset_is(e, sub->probes->probes, m, mod))
+			return sub->probes->probes;
+	sub = marker_subset_new(e, m, mod, nr);
+	if (sub)
+		return sub->probes->probes;
+	pr_warn("%s: no memory for the probes of %s:%u, not connected\n",
+		e->name, m->file, m->line);
+	return marker_probes_none.probes;
+}
+
+/*
+ * Point @m at the probes of @e that select it, or disconnect it; keep
+ * format mismatches out.
+ */
+static void marker_set_probes(struct marker *m, struct marker_entry *e,
 			      struct module *mod)
 {
 	struct marker_probe_closure *p = marker_probes_none.probes;
 
-	if (e && e->probes && marker_query_match(e->query, m, mod)) {
-		if (!marker_format_ok(m, e->format)) {
-			pr_warn("%s%s%s: format \"%s\" differs from the probes' \"%s\", not connected\n",
-				mod ? module_name(mod) : "", mod ? ":" : "",
-				m->name, m->format, e->format);
-			return;
-		}
-		p = e->probes->probes;
+	if (e && e->probes)
+		p = marker_site_probes(e, m, mod);
+	if (p != marker_probes_none.probes && !marker_format_ok(m, e->format)) {
+		pr_warn("%s%s%s: format \"%s\" differs from the probes' \"%s\", not connected\n",
+			mod ? module_name(mod) : "", mod ? ":" : "",
+			m->name, m->format, e->format);
+		return;
 	}
 	rcu_assign_pointer(m->probes, p);
 	WRITE_ONCE(m->state, p != marker_probes_none.probes);
@@ -604,7 +749,7 @@ static void marker_set_probes(struct marker *m, const struct marker_entry *e,
 
 /* Connect the markers called @e's name in @r to @e's probes, or not. */
 static void marker_connect_range(const struct marker_range *r,
-				 const struct marker_entry *e)
+				 struct marker_entry *e)
 {
 	struct marker *m;
 
@@ -613,14 +758,20 @@ static void marker_connect_range(const struct marker_range *r,
 			marker_set_probes(m, e, r->mod);
 }
 
-/* Connect every marker of @e's name to its probes, or disconnect it. */
-static void marker_connect_all(const struct marker_entry *e)
+/*
+ * Connect every marker of @e's name to its probes, or disconnect it; the
+ * subsets no site calls any more go after a grace period.
+ */
+static void marker_connect_all(struct marker_entry *e)
 {
 	struct marker_range *r;
+	LIST_HEAD(old);
 
 	lockdep_assert_held(&markers_mutex);
+	list_splice_init(&e->subsets, &old);
 	list_for_each_entry(r, &marker_ranges, list)
 		marker_connect_range(r, e);
+	marker_subsets_free(&old);
 }
 
 /*
@@ -961,20 +1112,27 @@ static void marker_entry_publish(struct marker_entry *e,
 		marker_probes_free(old);
 }
 
+/* Make the closures (@probe, @probe_private) of @c stubs. */
+static void marker_closures_stub(struct marker_probe_closure *c,
+				 marker_probe_func *probe, void *probe_private)
+{
+	for (; c->func; c++)
+		if (marker_probe_match(c, probe, probe_private))
+			WRITE_ONCE(c->func, marker_probe_stub);
+}
+
 /*
  * Disconnect (@probe, @probe_private) without allocating, as tracepoints
- * do: the closures become stubs in the array in use.
+ * do: the closures become stubs in the arrays in use.
  */
 static void marker_entry_stub(struct marker_entry *e,
 			      marker_probe_func *probe, void *probe_private)
 {
-	unsigned int i;
+	struct marker_subset *sub;
 
-	for (i = 0; i < e->nr_probes; i++)
-		if (marker_probe_match(&e->probes->probes[i], probe,
-				       probe_private))
-			WRITE_ONCE(e->probes->probes[i].func,
-				   marker_probe_stub);
+	marker_closures_stub(e->probes->probes, probe, probe_private);
+	list_for_each_entry(sub, &e->subsets, list)
+		marker_closures_stub(sub->probes->probes, probe, probe_private);
 	/*
 	 * A call that went straight to it, or to the array's trampoline,
 	 * goes to the iterator.  A trampoline that a call may still lead to
@@ -1020,12 +1178,15 @@ static int marker_entry_reselect(struct marker_entry *e)
  *	   line 10-20"; see Documentation/trace/markers.rst), or NULL or
  *	   "" for all of them
  *
- * From then on the probes of @name, those of its trace event included,
- * are connected to the MARK() sites that @query matches, in vmlinux and
- * in modules loaded later; the name's other sites stay disabled.  The
- * query is kept while no probe is connected, so that it may be set
- * before the first probe arms any site.  MARK_ENABLED() is not a site:
- * it is true while the name has probes, whatever the query.
+ * From then on the probes of @name connected without a selector, those
+ * of its trace event at the top of tracefs, perf and BPF included, are
+ * connected to the MARK() sites that @query matches, in vmlinux and in
+ * modules loaded later; the name's other sites stay disabled unless
+ * another selector's probes connect to them
+ * (marker_probe_register_selector()).  The query is kept while no probe
+ * is connected, so that it may be set before the first probe arms any
+ * site.  MARK_ENABLED() is not a site: it is true while the name has
+ * probes, whatever the query.
  *
  * Return: 0; -EINVAL for a bad @name or @query (logged; nothing changes),
  * or if a site could not be set (its bytes were not as expected; logged:
@@ -1049,8 +1210,9 @@ int marker_select(const char *name, const char *query)
 		marker_query_free(q);
 		goto unlock;
 	}
-	old = e->query;
-	e->query = q;
+	old = marker_query_take(&e->query, NULL);
+	if (q)
+		*marker_query_find(&e->query, q) = q;
 	ret = marker_entry_reselect(e);
 	marker_query_free(old);
 	marker_entry_put(e);
@@ -1061,38 +1223,44 @@ unlock:
 EXPORT_SYMBOL_GPL(marker_select);
 
 /*
- * Apply @op to the queries of @name: add a copy of its query, remove the
- * equal one, or drop them all (a query of every site, added or removed).
+ * Apply @op to @selector's queries of @name: add a copy of its query,
+ * remove the equal one, or drop them all (a query of every site, added or
+ * removed).
  */
 static int marker_select_apply_name(const char *name,
-				    const struct marker_select_op *op)
+				    const struct marker_select_op *op,
+				    const void *selector)
 {
 	struct marker_query *q = NULL, **link;
 	struct marker_entry *e;
-	int ret;
+	int ret = 0;
 
 	e = op->q && !op->remove ? marker_entry_find_or_add(name) :
 				   marker_entry_find(name);
 	if (!e)
 		return op->q && !op->remove ? -ENOMEM : 0;
-	link = op->q ? marker_query_find(&e->query, op->q) : &e->query;
-	if (op->q && !op->remove && !*link) {
+	if (op->q && !op->remove) {
+		link = marker_query_find(&e->query, op->q);
+		if (*link)
+			goto out;	/* in force already */
 		*link = marker_query_dup(op->q);
 		if (!*link) {
-			marker_entry_put(e);
-			return -ENOMEM;
+			ret = -ENOMEM;
+			goto out;
 		}
-	} else if (op->q && op->remove && *link) {
+	} else if (op->q) {
+		link = marker_query_find(&e->query, op->q);
+		if (!*link)
+			goto out;
 		q = marker_query_unlink(link);
-	} else if (!op->q && *link) {
-		q = *link;
-		*link = NULL;
 	} else {
-		marker_entry_put(e);
-		return 0;
+		q = marker_query_take(&e->query, selector);
+		if (!q)
+			goto out;
 	}
 	ret = marker_entry_reselect(e);
 	marker_query_free(q);
+out:
 	marker_entry_put(e);
 	return ret;
 }
@@ -1101,7 +1269,8 @@ static int marker_select_apply_name(const char *name,
  * Apply @op to every marker it names: by glob, the names of the loaded
  * markers when it adds, of the queries in force when it removes.
  */
-static int marker_select_apply(const struct marker_select_op *op)
+static int marker_select_apply(const struct marker_select_op *op,
+			       const void *selector)
 {
 	const struct marker_range *r;
 	struct marker_entry *e;
@@ -1110,17 +1279,19 @@ static int marker_select_apply(const struct marker_select_op *op)
 	int bkt, ret = 0;
 
 	if (!marker_name_is_glob(op->name))
-		return marker_select_apply_name(op->name, op);
+		return marker_select_apply_name(op->name, op, selector);
 	if (op->remove || !op->q) {
 		hash_for_each_safe(marker_table, bkt, tmp, e, hlist)
 			if (e->query && glob_match(op->name, e->name))
-				ret = marker_select_apply_name(e->name, op) ?: ret;
+				ret = marker_select_apply_name(e->name, op,
+							       selector) ?: ret;
 		return ret;
 	}
 	list_for_each_entry(r, &marker_ranges, list)
 		for (m = r->start; m < r->stop; m++)
 			if (m->format && glob_match(op->name, m->name))
-				ret = marker_select_apply_name(m->name, op) ?: ret;
+				ret = marker_select_apply_name(m->name, op,
+							       selector) ?: ret;
 	return ret;
 }
 
@@ -1172,14 +1343,17 @@ static int marker_select_check(const struct marker_select_op *ops,
 }
 
 /**
- * marker_select_command() - add and remove queries of marker_select()
+ * marker_selector_command() - add and remove a selector's queries
+ * @selector: whose queries: NULL for those of marker_select() and of the
+ *	      probes connected without a selector, else the selector of
+ *	      marker_probe_register_selector()
  * @cmd: queries separated by ';', each "marker NAME" and query words in
  *	 any order; "!marker NAME" with words removes that query, without
  *	 words all of NAME's; NAME may be a glob (see
  *	 Documentation/trace/markers.rst, section 5)
  * @err: set to where @cmd is at fault when it is refused
  *
- * A name's sites are those any of its queries selects; "marker NAME"
+ * A name's sites are those any of the selector's queries of it selects; "marker NAME"
  * without words selects all of them again.  The command is parsed and
  * checked whole before any of it changes a selection.
  *
@@ -1189,7 +1363,8 @@ static int marker_select_check(const struct marker_select_op *ops,
  * @err set, nothing changes); -EINVAL if a site could not be set (logged);
  * -ENOMEM.
  */
-int marker_select_command(const char *cmd, struct marker_select_error *err)
+int marker_selector_command(const void *selector, const char *cmd,
+			    struct marker_select_error *err)
 {
 	struct marker_select_error none;
 	struct marker_select_op *ops;
@@ -1204,7 +1379,7 @@ int marker_select_command(const char *cmd, struct marker_select_error *err)
 	ops = kcalloc(max, sizeof(*ops), GFP_KERNEL);
 	if (!buf || !ops)
 		goto out;
-	nr = marker_select_parse(buf, ops, max, err);
+	nr = marker_select_parse(buf, selector, ops, max, err);
 	if (nr < 0) {
 		ret = nr;
 		goto out;
@@ -1212,7 +1387,7 @@ int marker_select_command(const char *cmd, struct marker_select_error *err)
 	markers_lock();
 	ret = marker_select_check(ops, nr, err);
 	for (i = 0; !ret && i < nr; i++)
-		ret = marker_select_apply(&ops[i]);
+		ret = marker_select_apply(&ops[i], selector);
 	markers_unlock();
 out:
 	for (i = 0; ops && i < max; i++) {
@@ -1223,16 +1398,34 @@ out:
 	kfree(buf);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(marker_selector_command);
+
+/**
+ * marker_select_command() - add and remove queries of marker_select()
+ * @cmd: as marker_selector_command() takes it
+ * @err: set to where @cmd is at fault when it is refused
+ *
+ * marker_selector_command() for the NULL selector.
+ *
+ * Return: as marker_selector_command().
+ */
+int marker_select_command(const char *cmd, struct marker_select_error *err)
+{
+	return marker_selector_command(NULL, cmd, err);
+}
 EXPORT_SYMBOL_GPL(marker_select_command);
 
 /**
- * marker_select_reset() - drop every query of marker_select()
+ * marker_select_reset() - drop every query of a selector
+ * @selector: whose queries (marker_selector_command())
  *
- * Every site of every marker is selected again.
+ * The probes that follow @selector's queries connect to every site of
+ * their markers again.  A selector that goes drops its queries so, once
+ * its probes are disconnected.
  *
  * Context: process context; takes markers_mutex.
  */
-void marker_select_reset(void)
+void marker_select_reset(const void *selector)
 {
 	struct marker_entry *e;
 	struct hlist_node *tmp;
@@ -1241,10 +1434,9 @@ void marker_select_reset(void)
 
 	markers_lock();
 	hash_for_each_safe(marker_table, bkt, tmp, e, hlist) {
-		q = e->query;
+		q = marker_query_take(&e->query, selector);
 		if (!q)
 			continue;
-		e->query = NULL;
 		marker_entry_reselect(e);
 		marker_query_free(q);
 		marker_entry_put(e);
@@ -1351,7 +1543,8 @@ static int __init marker_select_boot_init(void)
 early_initcall(marker_select_boot_init);
 
 static void marker_select_show_range(struct seq_file *f,
-				     const struct marker_range *r)
+				     const struct marker_range *r,
+				     const void *selector)
 {
 	const struct marker_entry *e;
 	const struct marker *m;
@@ -1362,23 +1555,26 @@ static void marker_select_show_range(struct seq_file *f,
 		e = marker_entry_find(m->name);
 		seq_printf(f, "%s:%u [%s]%s %s =%s%s\n", m->file, m->line,
 			   marker_owner(r->mod), m->func, m->name,
-			   marker_query_match(e ? e->query : NULL, m, r->mod) ?
+			   marker_query_match(e ? e->query : NULL, selector,
+					      m, r->mod) ?
 			   "s" : "_", READ_ONCE(m->state) ? "e" : "");
 	}
 }
 
 /**
- * marker_select_show() - list every marker site and the queries in force
+ * marker_select_show() - list every marker site and a selector's queries
  * @f: where to
+ * @selector: whose queries (marker_selector_command())
  *
- * First the queries in force, one per line, as "# marker NAME WORDS";
- * then every MARK() expansion of vmlinux and of the loaded modules, as
- * "FILE:LINE [OWNER]FUNCTION NAME =FLAGS", FLAGS being "s" if the name's
- * query selects it ("_" if not) followed by "e" while it is enabled.
+ * First @selector's queries, one per line, as "# marker NAME WORDS"; then
+ * every MARK() expansion of vmlinux and of the loaded modules, as
+ * "FILE:LINE [OWNER]FUNCTION NAME =FLAGS", FLAGS being "s" if @selector's
+ * queries of the name select it ("_" if not) followed by "e" while it is
+ * enabled, for @selector's probes or any other's.
  *
  * Return: 0.
  */
-int marker_select_show(struct seq_file *f)
+int marker_select_show(struct seq_file *f, const void *selector)
 {
 	const struct marker_range *r;
 	const struct marker_entry *e;
@@ -1386,12 +1582,109 @@ int marker_select_show(struct seq_file *f)
 
 	mutex_lock(&markers_mutex);
 	hash_for_each(marker_table, bkt, e, hlist) {
-		marker_query_show(f, e->name, e->query);
+		marker_query_show(f, e->name, e->query, selector);
 	}
 	list_for_each_entry(r, &marker_ranges, list)
-		marker_select_show_range(f, r);
+		marker_select_show_range(f, r, selector);
 	mutex_unlock(&markers_mutex);
 	return 0;
+}
+
+/* Note that (@probe, @probe_private) follows @selector's queries. */
+static int marker_selected_add(struct marker_entry *e,
+			       marker_probe_func *probe, void *probe_private,
+			       const void *selector)
+{
+	struct marker_selected *sel;
+
+	if (!selector)
+		return 0;
+	sel = kzalloc(sizeof(*sel), GFP_KERNEL);
+	if (!sel)
+		return -ENOMEM;
+	sel->func = probe;
+	sel->probe_private = probe_private;
+	sel->selector = selector;
+	list_add(&sel->list, &e->selected);
+	return 0;
+}
+
+static void marker_selected_remove(struct marker_entry *e,
+				   marker_probe_func *probe,
+				   void *probe_private)
+{
+	struct marker_selected *sel;
+
+	list_for_each_entry(sel, &e->selected, list) {
+		if (sel->func == probe && sel->probe_private == probe_private) {
+			list_del(&sel->list);
+			kfree(sel);
+			return;
+		}
+	}
+}
+
+static int __marker_probe_register(const char *name, const char *format,
+				   marker_probe_func *probe,
+				   void *probe_private, const void *selector)
+{
+	struct marker_probes *new, *old;
+	bool sites_armed = false;
+	struct marker_entry *e;
+	unsigned int old_nr, nr;
+	bool new_format;
+	int ret;
+
+	if (!marker_name_ok(name))
+		return -EINVAL;
+	if (!probe) {
+		pr_err("%s: no probe function\n", name);
+		return -EINVAL;
+	}
+
+	markers_lock();
+	ret = -ENOMEM;
+	e = marker_entry_find_or_add(name);
+	if (!e)
+		goto err_unlock;
+	ret = marker_entry_fix_format(e, format, &new_format);
+	if (ret)
+		goto err_put;
+	ret = marker_probes_add(e, probe, probe_private, &new);
+	if (ret < 0)
+		goto err_drop_format;
+	nr = ret;
+	ret = marker_selected_add(e, probe, probe_private, selector);
+	if (ret)
+		goto err_free;
+	old = e->probes;
+	old_nr = e->nr_probes;
+	ret = marker_entry_set(e, new, nr);
+	if (ret)
+		goto err_restore;
+	if (old)
+		marker_probes_free(old);
+	markers_unlock();
+	return 0;
+
+err_restore:
+	/* A site was refused: connect what was there before, and fail. */
+	marker_selected_remove(e, probe, probe_private);
+	marker_entry_set(e, old, old_nr);
+	sites_armed = true;
+err_free:
+	marker_probes_free(new);
+err_drop_format:
+	if (new_format)
+		marker_entry_drop_format(e);
+err_put:
+	marker_entry_put(e);
+err_unlock:
+	markers_unlock();
+	/* Sites armed before the refusal may have called @probe. */
+	if (sites_armed)
+		synchronize_rcu();
+	return ret;
 }
 
 /**
@@ -1417,59 +1710,37 @@ int marker_select_show(struct seq_file *f)
 int marker_probe_register(const char *name, const char *format,
 			  marker_probe_func *probe, void *probe_private)
 {
-	struct marker_probes *new, *old;
-	bool sites_armed = false;
-	struct marker_entry *e;
-	unsigned int old_nr;
-	bool new_format;
-	int ret;
-
-	if (!marker_name_ok(name))
-		return -EINVAL;
-	if (!probe) {
-		pr_err("%s: no probe function\n", name);
-		return -EINVAL;
-	}
-
-	markers_lock();
-	ret = -ENOMEM;
-	e = marker_entry_find_or_add(name);
-	if (!e)
-		goto err_unlock;
-	ret = marker_entry_fix_format(e, format, &new_format);
-	if (ret)
-		goto err_put;
-	ret = marker_probes_add(e, probe, probe_private, &new);
-	if (ret < 0)
-		goto err_drop_format;
-	old = e->probes;
-	old_nr = e->nr_probes;
-	ret = marker_entry_set(e, new, ret);
-	if (ret)
-		goto err_restore;
-	if (old)
-		marker_probes_free(old);
-	markers_unlock();
-	return 0;
-
-err_restore:
-	/* A site was refused: connect what was there before, and fail. */
-	marker_entry_set(e, old, old_nr);
-	marker_probes_free(new);
-	sites_armed = true;
-err_drop_format:
-	if (new_format)
-		marker_entry_drop_format(e);
-err_put:
-	marker_entry_put(e);
-err_unlock:
-	markers_unlock();
-	/* Sites armed before the refusal may have called @probe. */
-	if (sites_armed)
-		synchronize_rcu();
-	return ret;
+	return __marker_probe_register(name, format, probe, probe_private,
+				       NULL);
 }
 EXPORT_SYMBOL_GPL(marker_probe_register);
+
+/**
+ * marker_probe_register_selector() - connect a probe to some sites of a marker
+ * @name: the marker's name
+ * @format: the format the probe expects, or NULL to accept the marker's
+ * @probe: the probe
+ * @probe_private: passed back to @probe
+ * @selector: whose queries choose the sites: those that
+ *	      marker_selector_command() gave @selector, or every site of
+ *	      @name while it gave none of @name
+ *
+ * marker_probe_register(), for a probe that connects to the sites of its
+ * own queries rather than to those of marker_select_command().  A site is
+ * armed while any probe connects to it, and calls only the probes that
+ * connect to it.  The queries of @selector stay until
+ * marker_select_reset(@selector).
+ *
+ * Return: as marker_probe_register().
+ */
+int marker_probe_register_selector(const char *name, const char *format,
+				   marker_probe_func *probe,
+				   void *probe_private, const void *selector)
+{
+	return __marker_probe_register(name, format, probe, probe_private,
+				       selector);
+}
+EXPORT_SYMBOL_GPL(marker_probe_register_selector);
 
 /*
  * Remove (@probe, @probe_private) from @e; the caller must synchronize.
@@ -1485,10 +1756,12 @@ static int marker_entry_remove(struct marker_entry *e,
 	ret = marker_probes_remove(e, probe, probe_private, &new);
 	if (ret == -ENOMEM) {
 		marker_entry_stub(e, probe, probe_private);
+		marker_selected_remove(e, probe, probe_private);
 		return 0;
 	}
 	if (ret < 0)
 		return ret;
+	marker_selected_remove(e, probe, probe_private);
 	marker_entry_publish(e, new, ret);
 	marker_entry_put(e);
 	return 0;

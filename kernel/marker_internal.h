@@ -31,7 +31,14 @@ struct module;
  * @format: the one format of the markers connected to the probes
  *	    (marker_entry_fix_format()); NULL while no probe names one and
  *	    no marker of the name with a format is loaded
- * @query: the sites the probes connect to (marker_select()), NULL for all
+ * @query: the queries of every selector (struct marker_query), NULL for
+ *	   none: each probe connects to the sites its selector's queries
+ *	   choose, or to all of them if its selector has none here
+ * @selected: the probes that connected with a selector (struct
+ *	      marker_selected); the others follow the NULL selector's queries
+ * @subsets: the probe arrays of sites that some of the probes' queries
+ *	     leave out (struct marker_subset), shared by the sites that
+ *	     call the same probes
  * @name: the marker name
  *
  * Exists while probes are connected to the name or a query selects its
@@ -43,6 +50,8 @@ struct marker_entry {
 	unsigned int nr_probes;
 	char *format;
 	struct marker_query *query;
+	struct list_head selected;
+	struct list_head subsets;
 	char name[];
 };
 
@@ -177,14 +186,17 @@ struct marker_query *marker_query_dup(const struct marker_query *q);
 struct marker_query **marker_query_find(struct marker_query **list,
 					const struct marker_query *q);
 struct marker_query *marker_query_unlink(struct marker_query **link);
-bool marker_query_match(const struct marker_query *q, const struct marker *m,
-			struct module *mod);
+struct marker_query *marker_query_take(struct marker_query **list,
+				       const void *selector);
+bool marker_query_match(const struct marker_query *q, const void *selector,
+			const struct marker *m, struct module *mod);
 const char *marker_owner(struct module *mod);
 void marker_query_show(struct seq_file *f, const char *name,
-		       const struct marker_query *q);
+		       const struct marker_query *q, const void *selector);
 bool marker_name_is_glob(const char *name);
 unsigned int marker_select_count(const char *cmd);
-int marker_select_parse(char *cmd, struct marker_select_op *ops,
-			unsigned int max, struct marker_select_error *err);
+int marker_select_parse(char *cmd, const void *selector,
+			struct marker_select_op *ops, unsigned int max,
+			struct marker_select_error *err);
 
 #endif /* _KERNEL_MARKER_INTERNAL_H */

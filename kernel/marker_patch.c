@@ -239,8 +239,10 @@ static bool marker_probes_stubbed(const struct marker_probe_closure *p)
 /*
  * What a call of @m's probes should call: the only probe while @m has
  * exactly one, the array's trampoline while it has several and one,
- * marker_iterate() otherwise (no probe, more than a trampoline takes, or
- * a stub left by an unregistration that ran out of memory).
+ * marker_iterate() otherwise (no probe, more than a trampoline takes, a
+ * stub left by an unregistration that ran out of memory, or an array of
+ * some of the name's probes only, struct marker_subset: the grace periods
+ * that order a call's changes follow the name's own array).
  */
 static unsigned long marker_call_wanted(const struct marker *m)
 {
@@ -251,9 +253,11 @@ static unsigned long marker_call_wanted(const struct marker *m)
 				      lockdep_is_held(&markers_mutex));
 	if (!p || marker_probes_stubbed(p))
 		return (unsigned long)marker_iterate;
+	array = container_of(p, struct marker_probes, probes[0]);
+	if (array->subset)
+		return (unsigned long)marker_iterate;
 	if (!p[1].func)
 		return (unsigned long)p[0].func;
-	array = container_of(p, struct marker_probes, probes[0]);
 	return array->tramp ?: (unsigned long)marker_iterate;
 }
 

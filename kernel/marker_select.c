@@ -35,6 +35,9 @@
  * @line_lo: first line selected
  * @line_hi: last line selected
  * @lines: whether the query has a line word
+ * @selector: whose query it is: NULL for the one of marker_sites at the
+ *	      top of tracefs and of the kernel's parameters, which probes
+ *	      connected without a selector follow, or a trace instance's
  * @size: the length of @words, its NUL included
  * @words: the words of the query, which the globs point into
  *
@@ -42,6 +45,7 @@
  */
 struct marker_query {
 	struct marker_query *next;
+	const void *selector;
 	const char *module;
 	const char *file;
 	const char *func;
@@ -263,7 +267,8 @@ static bool marker_glob_equal(const char *a, const char *b)
 static bool marker_query_equal(const struct marker_query *a,
 			       const struct marker_query *b)
 {
-	return marker_glob_equal(a->module, b->module) &&
+	return a->selector == b->selector &&
+	       marker_glob_equal(a->module, b->module) &&
 	       marker_glob_equal(a->file, b->file) &&
 	       marker_glob_equal(a->func, b->func) &&
 	       a->lines == b->lines && a->line_lo == b->line_lo &&
@@ -283,6 +288,31 @@ struct marker_query **marker_query_find(struct marker_query **list,
 	while (*list && !marker_query_equal(*list, q))
 		list = &(*list)->next;
 	return list;
+}
+
+/**
+ * marker_query_take() - take a selector's queries out of a list
+ * @list: the link to the list's first query
+ * @selector: whose queries
+ *
+ * Return: them, as a list of their own, or NULL if it has none.
+ */
+struct marker_query *marker_query_take(struct marker_query **list,
+				       const void *selector)
+{
+	struct marker_query *taken = NULL, **tail = &taken;
+
+	while (*list) {
+		if ((*list)->selector != selector) {
+			list = &(*list)->next;
+			continue;
+		}
+		*tail = *list;
+		*list = (*list)->next;
+		tail = &(*tail)->next;
+		*tail = NULL;
+	}
+	return taken;
 }
 
 /* Take the query at @link out of its list. */
@@ -315,31 +345,41 @@ static bool marker_query_match_one(const struct marker_query *q,
 }
 
 /**
- * marker_query_match() - whether a name's queries select a marker expansion
- * @q: the first query, NULL for all
+ * marker_query_match() - whether a selector's queries select an expansion
+ * @q: the first query of the name's list, NULL for none
+ * @selector: whose queries count (see struct marker_query)
  * @m: the expansion
  * @mod: its module, NULL for vmlinux
  *
- * An expansion is selected if any query matches it.  MARK_ENABLED()
+ * An expansion is selected if any of @selector's queries matches it, and
+ * every expansion is while @selector has none.  MARK_ENABLED()
  * expansions, which have no format, are not sites: they follow the
  * name's probes whatever the query.
  */
-bool marker_query_match(const struct marker_query *q, const struct marker *m,
-			struct module *mod)
+bool marker_query_match(const struct marker_query *q, const void *selector,
+			const struct marker *m, struct module *mod)
 {
-	if (!q || !m->format)
+	bool queried = false;
+
+	if (!m->format)
 		return true;
-	for (; q; q = q->next)
+	for (; q; q = q->next) {
+		if (q->selector != selector)
+			continue;
 		if (marker_query_match_one(q, m, mod))
 			return true;
-	return false;
+		queried = true;
+	}
+	return !queried;
 }
 
-/* The queries of @name from @q on, one a line, as commands that set them. */
+/* @selector's queries of @name in @q, one a line, as commands that set them. */
 void marker_query_show(struct seq_file *f, const char *name,
-		       const struct marker_query *q)
+		       const struct marker_query *q, const void *selector)
 {
 	for (; q; q = q->next) {
+		if (q->selector != selector)
+			continue;
 		seq_printf(f, "# marker %s", name);
 		if (q->module)
 			seq_printf(f, " module %s", q->module);
@@ -404,8 +444,12 @@ static int marker_select_take_name(char *part, unsigned int base,
 	return 0;
 }
 
-/* One query of a command, at offset @base; an empty one makes no @op. */
+/*
+ * One query of a command, at offset @base, of @selector; an empty one
+ * makes no @op.
+ */
 static int marker_select_parse_one(char *part, unsigned int base,
+				   const void *selector,
 				   struct marker_select_op *op,
 				   struct marker_select_error *err)
 {
@@ -429,12 +473,18 @@ static int marker_select_parse_one(char *part, unsigned int base,
 				  op->name_pos);
 		return -EINVAL;
 	}
-	return marker_query_parse_at(op->name, part, &op->q, err, base) ?: 1;
+	ret = marker_query_parse_at(op->name, part, &op->q, err, base);
+	if (ret)
+		return ret;
+	if (op->q)
+		op->q->selector = selector;
+	return 1;
 }
 
 /**
  * marker_select_parse() - parse a command of marker_select_command()
  * @cmd: the command, which is changed
+ * @selector: whose queries they are (struct marker_query)
  * @ops: one entry per query of @cmd, zeroed
  * @max: entries in @ops, at least marker_select_count(@cmd)
  * @err: where the first error is, or NULL
@@ -442,15 +492,17 @@ static int marker_select_parse_one(char *part, unsigned int base,
  * Return: the number of queries in @ops, or -EINVAL for a bad command
  * (logged); -ENOMEM.  Names and queries are in @ops in either case.
  */
-int marker_select_parse(char *cmd, struct marker_select_op *ops,
-			unsigned int max, struct marker_select_error *err)
+int marker_select_parse(char *cmd, const void *selector,
+			struct marker_select_op *ops, unsigned int max,
+			struct marker_select_error *err)
 {
 	char *cur = cmd, *part;
 	unsigned int nr = 0;
 	int ret;
 
 	while ((part = strsep(&cur, ";")) && nr < max) {
-		ret = marker_select_parse_one(part, part - cmd, &ops[nr], err);
+		ret = marker_select_parse_one(part, part - cmd, selector,
+					      &ops[nr], err);
 		if (ret < 0)
 			return ret;
 		nr += ret;

@@ -2,7 +2,8 @@
 /*
  * KUnit tests of marker_select() and marker_select_command(): a marker's
  * probes connected to some of its sites only, chosen by module, file,
- * function and line.
+ * function and line; and of selectors, whose probes connect to the sites
+ * of their own queries.
  */
 
 #include <kunit/test.h>
@@ -70,6 +71,55 @@ static int sel_pass(void)
 	       (atomic_read(&sel_hits[1]) != before[1]) << 1;
 }
 
+/*
+ * Two selectors, and the hits of their probes, by selector and site, but
+ * those of a task that passes the sites meanwhile.
+ */
+static int sel_key[2];
+static atomic_t sel_key_hits[2][2];
+static struct task_struct *sel_key_other;
+
+/* Connected with the selector &sel_key[i] as its probe_private. */
+static void sel_key_probe(void *probe_private, void *call_private,
+			  const char *fmt, va_list *args)
+{
+	int *key = probe_private;
+	int site = va_arg(*args, int);
+
+	if ((site == 0 || site == 1) && current != READ_ONCE(sel_key_other))
+		atomic_inc(&sel_key_hits[key - sel_key][site]);
+}
+
+static int sel_key_command(int i, const char *cmd,
+			   struct marker_select_error *err)
+{
+	return marker_selector_command(&sel_key[i], cmd, err);
+}
+
+static int sel_key_register(int i)
+{
+	return marker_probe_register_selector(SEL, SEL_FMT, sel_key_probe,
+					      &sel_key[i], &sel_key[i]);
+}
+
+/*
+ * Pass both sites once: which of them called the probe of no selector,
+ * as sel_pass() says, and, in @keys, those of each selector's probe.
+ */
+static int sel_key_pass(int keys[2])
+{
+	int before[2][2], i, j;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++)
+			before[i][j] = atomic_read(&sel_key_hits[i][j]);
+	i = sel_pass();
+	for (j = 0; j < 2; j++)
+		keys[j] = (atomic_read(&sel_key_hits[j][0]) != before[j][0]) |
+			  (atomic_read(&sel_key_hits[j][1]) != before[j][1]) << 1;
+	return i;
+}
+
 static int sel_init(struct kunit *test)
 {
 	atomic_set(&sel_hits[0], 0);
@@ -79,7 +129,13 @@ static int sel_init(struct kunit *test)
 
 static void sel_exit(struct kunit *test)
 {
+	int i;
+
 	marker_probe_unregister(SEL, sel_probe, NULL);
+	for (i = 0; i < 2; i++) {
+		marker_probe_unregister(SEL, sel_key_probe, &sel_key[i]);
+		marker_select_reset(&sel_key[i]);
+	}
 	marker_select(SEL, NULL);
 }
 
@@ -457,6 +513,109 @@ static void markers_select_test_live(struct kunit *test)
 	kthread_stop(t);
 }
 
+/*
+ * Each probe connects to the sites of its selector's queries, every site
+ * while its selector has none; a site is armed while any probe connects
+ * to it; removing and resetting touch one selector's queries only.
+ */
+static void markers_select_test_selectors(struct kunit *test)
+{
+	struct marker *a = sel_marker("pass_sel_a");
+	struct marker *b = sel_marker("pass_sel_b");
+	struct marker_select_error err;
+	int keys[2];
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	KUNIT_ASSERT_EQ(test, 0, sel_key_register(0));
+	KUNIT_ASSERT_EQ(test, 0, sel_key_register(1));
+	KUNIT_EXPECT_EQ(test, sel_key_pass(keys), 3);
+	KUNIT_EXPECT_EQ(test, keys[0], 3);
+	KUNIT_EXPECT_EQ(test, keys[1], 3);
+
+	KUNIT_ASSERT_EQ(test, 0, sel_key_command(0, "marker " SEL
+						 " func pass_sel_a", NULL));
+	KUNIT_ASSERT_EQ(test, 0, sel_key_command(1, "marker " SEL
+						 " func pass_sel_b", NULL));
+	KUNIT_EXPECT_EQ(test, sel_key_pass(keys), 3);
+	KUNIT_EXPECT_EQ(test, keys[0], 1);
+	KUNIT_EXPECT_EQ(test, keys[1], 2);
+
+	/* The probe of no selector follows marker_select()'s queries. */
+	KUNIT_ASSERT_EQ(test, 0, marker_select(SEL, "func pass_sel_b"));
+	KUNIT_EXPECT_EQ(test, sel_key_pass(keys), 2);
+	KUNIT_EXPECT_EQ(test, keys[0], 1);
+	KUNIT_EXPECT_EQ(test, keys[1], 2);
+
+	/* One selector's query is not another's to remove. */
+	KUNIT_EXPECT_EQ(test, -ENOENT, sel_key_command(1, "!marker " SEL
+						       " func pass_sel_a", &err));
+	KUNIT_EXPECT_STREQ(test, marker_select_errs[err.type],
+			   "No such query in force");
+	KUNIT_ASSERT_EQ(test, 0, sel_key_command(1, "!marker " SEL, NULL));
+	KUNIT_EXPECT_EQ(test, sel_key_pass(keys), 2);
+	KUNIT_EXPECT_EQ(test, keys[0], 1);
+	KUNIT_EXPECT_EQ(test, keys[1], 3);
+
+	/* With the probe of sel_key[0] alone, site b is disarmed. */
+	marker_probe_unregister(SEL, sel_probe, NULL);
+	marker_probe_unregister(SEL, sel_key_probe, &sel_key[1]);
+	KUNIT_EXPECT_EQ(test, sel_key_pass(keys), 0);
+	KUNIT_EXPECT_EQ(test, keys[0], 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(a->state), 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(b->state), 0);
+
+	marker_select_reset(&sel_key[0]);
+	KUNIT_EXPECT_EQ(test, sel_key_pass(keys), 0);
+	KUNIT_EXPECT_EQ(test, keys[0], 3);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(b->state), 1);
+}
+
+/*
+ * A selector's queries change and another selector's probe comes and
+ * goes while a thread passes both sites: the arrays that sites call are
+ * replaced and freed under it, and each change is in force for this
+ * CPU's passes when it returns.
+ */
+static void markers_select_test_selectors_live(struct kunit *test)
+{
+	static const char *const cmds[] = {
+		"marker " SEL " func pass_sel_a",
+		"!marker " SEL "; marker " SEL " func pass_sel_b",
+		"!marker " SEL,
+	};
+	static const int want[] = { 1, 2, 3 };
+	struct task_struct *t;
+	int i, ret, keys[2];
+
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	KUNIT_ASSERT_EQ(test, 0, sel_key_register(0));
+	t = kthread_create(sel_passer, NULL, "markers_sel");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	WRITE_ONCE(sel_key_other, t);
+	wake_up_process(t);
+	for (i = 0; i < 150; i++) {
+		ret = sel_key_command(0, cmds[i % 3], NULL);
+		if (i % 2)
+			marker_probe_unregister(SEL, sel_key_probe,
+						&sel_key[1]);
+		else
+			ret = sel_key_register(1) ?: ret;
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		KUNIT_EXPECT_EQ(test, sel_key_pass(keys), 3);
+		KUNIT_EXPECT_EQ(test, keys[0], want[i % 3]);
+		KUNIT_EXPECT_EQ(test, keys[1], i % 2 ? 0 : 3);
+		if (ret || !sel_passed(2))
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, i, 150);
+	kthread_stop(t);
+	WRITE_ONCE(sel_key_other, NULL);
+}
+
 static struct kunit_case markers_select_test_cases[] = {
 	KUNIT_CASE(markers_select_test_boot),
 	KUNIT_CASE_PARAM(markers_select_test_words, sel_word_gen_params),
@@ -472,6 +631,8 @@ static struct kunit_case markers_select_test_cases[] = {
 	KUNIT_CASE(markers_select_test_module_param_other),
 	KUNIT_CASE(markers_select_test_enabled),
 	KUNIT_CASE(markers_select_test_live),
+	KUNIT_CASE(markers_select_test_selectors),
+	KUNIT_CASE(markers_select_test_selectors_live),
 	{}
 };
 

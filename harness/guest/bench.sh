@@ -168,6 +168,28 @@ pass_rec() {
 	echo 0 > $T/events/markers_bench/bench_rec/enable
 	rec_bytes rec/trace_event
 	grep -m1 'bench_rec: seq' $T/trace
+	pass_rec_instance
+}
+
+# An instance's own selection: the event enabled at the top level and in
+# an instance, whose marker_sites selects the loop's site while the top
+# level's query leaves it out.  The site calls a subset of the marker's
+# probes, the instance's, through marker_iterate().
+pass_rec_instance() {
+	I=$T/instances/bench_sel
+	mkdir $I
+	echo > $T/trace
+	echo 'marker bench_rec func no_such_function' > $T/marker_sites
+	echo 1 > $T/events/markers/bench_rec/enable
+	echo 1 > $I/events/markers/bench_rec/enable
+	run time rec_mark rec/marker_event_instance
+	echo 0 > $I/events/markers/bench_rec/enable
+	echo 0 > $T/events/markers/bench_rec/enable
+	: > $T/marker_sites
+	echo "markers_bench: instance records" \
+		"$(grep -c 'bench_rec: seq' $I/trace)" \
+		"top $(grep -c 'bench_rec: seq' $T/trace)"
+	rmdir $I
 }
 
 # 3d. A BPF tracepoint program on each event (bpf_count: it counts the

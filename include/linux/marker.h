@@ -52,6 +52,9 @@ struct marker_probe_closure {
  * @rcu: frees the array once no site can still be reading it
  * @tramp: where the architecture patches calls, a trampoline that calls
  *	   these probes, or 0 (arch_marker_tramp_get())
+ * @subset: the array of sites that some of the name's probes leave out
+ *	    (kernel/marker.c, struct marker_subset), whose calls go to
+ *	    marker_iterate()
  * @format: the format of the markers the array is connected to, or NULL
  *	    while none with a format is; just before @probes, where a site
  *	    that read the array's address reads it
@@ -62,6 +65,7 @@ struct marker_probe_closure {
 struct marker_probes {
 	struct rcu_head rcu;
 	unsigned long tramp;
+	bool subset;
 	const char *format;
 	struct marker_probe_closure probes[];
 };
@@ -567,6 +571,9 @@ static inline bool arch_marker_va_slots(va_list *args,
 
 int marker_probe_register(const char *name, const char *format,
 			  marker_probe_func *probe, void *probe_private);
+int marker_probe_register_selector(const char *name, const char *format,
+				   marker_probe_func *probe,
+				   void *probe_private, const void *selector);
 int marker_probe_unregister(const char *name, marker_probe_func *probe,
 			    void *probe_private);
 int marker_probe_unregister_private_data(marker_probe_func *probe,
@@ -575,7 +582,7 @@ void *marker_get_private_data(const char *name, marker_probe_func *probe,
 			      int num);
 void marker_synchronize_unregister(void);
 int marker_select(const char *name, const char *query);
-int marker_select_show(struct seq_file *f);
+int marker_select_show(struct seq_file *f, const void *selector);
 struct notifier_block;
 int register_marker_module_notifier(struct notifier_block *nb);
 #ifdef CONFIG_HAVE_ARCH_MARKERS
@@ -605,6 +612,15 @@ static inline void marker_free_init_mem(void)
 static inline int marker_probe_register(const char *name, const char *format,
 					marker_probe_func *probe,
 					void *probe_private)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int marker_probe_register_selector(const char *name,
+						 const char *format,
+						 marker_probe_func *probe,
+						 void *probe_private,
+						 const void *selector)
 {
 	return -EOPNOTSUPP;
 }

@@ -22,7 +22,9 @@ struct marker_select_error {
 extern const char *marker_select_errs[];
 
 int marker_select_command(const char *cmd, struct marker_select_error *err);
-void marker_select_reset(void);
+int marker_selector_command(const void *selector, const char *cmd,
+			    struct marker_select_error *err);
+void marker_select_reset(const void *selector);
 void marker_select_boot(void);
 int marker_module_param(const char *param, const char *val,
 			const char *modname);

@@ -623,12 +623,24 @@ static struct trace_event_fields marker_event_fields_array[] = {
 
 /* Connecting the probes. */
 
+/*
+ * Whose queries choose the sites a trace instance's files record: the
+ * instance's own marker_sites, or, at the top level, the queries that
+ * perf, BPF and the kernel's parameters follow too.
+ */
+static const void *marker_event_selector(struct trace_array *tr)
+{
+	return tr->flags & TRACE_ARRAY_FL_GLOBAL ? NULL : tr;
+}
+
 static int marker_event_connect(struct marker_event *ev,
-				marker_probe_func *probe, void *data)
+				marker_probe_func *probe, void *data,
+				const void *selector)
 {
 	int ret;
 
-	ret = marker_probe_register(ev->name, ev->format, probe, data);
+	ret = marker_probe_register_selector(ev->name, ev->format, probe, data,
+					     selector);
 	if (ret)
 		pr_err_ratelimited("event %s: connecting its probe failed: %d\n",
 				   ev->name, ret);
@@ -651,16 +663,18 @@ static int marker_event_reg(struct trace_event_call *call,
 			    enum trace_reg type, void *data)
 {
 	struct marker_event *ev = call->data;
+	struct trace_event_file *file = data;
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
-		return marker_event_connect(ev, ev->probes->trace, data);
+		return marker_event_connect(ev, ev->probes->trace, file,
+					    marker_event_selector(file->tr));
 	case TRACE_REG_UNREGISTER:
 		marker_event_disconnect(ev, ev->probes->trace, data);
 		return 0;
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
-		return marker_event_connect(ev, ev->probes->perf, ev);
+		return marker_event_connect(ev, ev->probes->perf, ev, NULL);
 	case TRACE_REG_PERF_UNREGISTER:
 		marker_event_disconnect(ev, ev->probes->perf, ev);
 		return 0;
@@ -919,44 +933,76 @@ static int __init marker_events_init(void)
 early_initcall(marker_events_init);
 
 /*
- * marker_sites: every marker site with its selection, and the queries
- * in force (marker_select_show()); each line written is a command of
- * marker_select_command(), whose faults go to error_log as well as to the
- * kernel log.  Opening it with O_TRUNC drops every query.
+ * marker_sites, at the top of tracefs and in each instance: every marker
+ * site with its selection, and the queries in force
+ * (marker_select_show()); each line written is a command of
+ * marker_selector_command(), whose faults go to the instance's error_log
+ * as well as to the kernel log.  Opening it with O_TRUNC drops every
+ * query of the instance.  An instance's queries choose the sites that its
+ * own event files record; the top level's, those of the top level, perf
+ * and BPF.
  */
+
+/*
+ * The instance whose marker_sites a command is written to:
+ * trace_parse_run_command() passes its commands nothing else.
+ */
+static DEFINE_MUTEX(marker_sites_mutex);
+static struct trace_array *marker_sites_tr;
+
 static int marker_sites_command(const char *cmd)
 {
+	struct trace_array *tr = marker_sites_tr;
 	struct marker_select_error err;
 	int ret;
 
-	ret = marker_select_command(cmd, &err);
+	lockdep_assert_held(&marker_sites_mutex);
+	ret = marker_selector_command(marker_event_selector(tr), cmd, &err);
 	if (ret && err.type >= 0)
-		tracing_log_err(NULL, "marker_sites", cmd, marker_select_errs,
+		tracing_log_err(tr, "marker_sites", cmd, marker_select_errs,
 				err.type, err.pos);
 	return ret;
 }
 
 static int marker_sites_show(struct seq_file *f, void *v)
 {
-	return marker_select_show(f);
+	return marker_select_show(f, marker_event_selector(f->private));
 }
 
 static int marker_sites_open(struct inode *inode, struct file *file)
 {
-	int ret = tracing_check_open_get_tr(NULL);
+	struct trace_array *tr = inode->i_private;
+	int ret;
 
+	ret = tracing_check_open_get_tr(tr);
 	if (ret)
 		return ret;
 	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
-		marker_select_reset();
-	return single_open(file, marker_sites_show, NULL);
+		marker_select_reset(marker_event_selector(tr));
+	ret = single_open(file, marker_sites_show, tr);
+	if (ret)
+		trace_array_put(tr);
+	return ret;
+}
+
+static int marker_sites_release(struct inode *inode, struct file *file)
+{
+	trace_array_put(inode->i_private);
+	return single_release(inode, file);
 }
 
 static ssize_t marker_sites_write(struct file *file, const char __user *buf,
 				  size_t count, loff_t *ppos)
 {
-	return trace_parse_run_command(file, buf, count, ppos,
-				       marker_sites_command);
+	ssize_t ret;
+
+	mutex_lock(&marker_sites_mutex);
+	marker_sites_tr = file_inode(file)->i_private;
+	ret = trace_parse_run_command(file, buf, count, ppos,
+				      marker_sites_command);
+	marker_sites_tr = NULL;
+	mutex_unlock(&marker_sites_mutex);
+	return ret;
 }
 
 static const struct file_operations marker_sites_fops = {
@@ -964,15 +1010,25 @@ static const struct file_operations marker_sites_fops = {
 	.read = seq_read,
 	.write = marker_sites_write,
 	.llseek = seq_lseek,
-	.release = single_release,
+	.release = marker_sites_release,
 };
 
-static int __init marker_sites_init(void)
+/**
+ * marker_sites_create() - give a trace instance its marker_sites file
+ * @tr: the instance, or the top level
+ * @d_tracer: its directory
+ */
+void marker_sites_create(struct trace_array *tr, struct dentry *d_tracer)
 {
-	if (tracing_init_dentry())
-		return 0;
-	trace_create_file("marker_sites", TRACE_MODE_WRITE, NULL, NULL,
+	trace_create_file("marker_sites", TRACE_MODE_WRITE, d_tracer, tr,
 			  &marker_sites_fops);
-	return 0;
 }
-fs_initcall(marker_sites_init);
+
+/**
+ * marker_sites_remove() - drop the queries of an instance that goes
+ * @tr: the instance, whose event files are disconnected by now
+ */
+void marker_sites_remove(struct trace_array *tr)
+{
+	marker_select_reset(marker_event_selector(tr));
+}
