@@ -1057,16 +1057,22 @@ static int marker_entry_switch(struct marker_entry *e,
 		/* 1 -> 2: the iterator first, which calls all it is given. */
 		ret = marker_patch(e, MARKER_ITERATE);
 		marker_connect_all(e);
-		return ret;
+		return marker_patch(e, MARKER_SITES) ?: ret;
 	}
+	/*
+	 * Where probes leave sites out (marker_probe_register_selector()),
+	 * a site that had no probe and has some now is armed, and one left
+	 * with none disarmed; the calls of both are at the iterator.
+	 */
 	marker_connect_all(e);
+	ret = marker_patch(e, MARKER_SITES);
 	if (marker_priv0(new) != marker_priv0(old))
 		marker_gp_start(MARKER_GP_N_2_1);
 	if (nr > 1)
-		return 0;
+		return ret;
 	/* 2 -> 1: the probe, once no CPU can hold an older first closure. */
 	marker_gp_wait(MARKER_GP_N_2_1);
-	return marker_patch(e, MARKER_CALLS);
+	return marker_patch(e, MARKER_CALLS) ?: ret;
 }
 
 /*

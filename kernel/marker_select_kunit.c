@@ -574,6 +574,36 @@ static void markers_select_test_selectors(struct kunit *test)
 }
 
 /*
+ * A site that no probe connected to yet is armed when a probe of another
+ * selector connects to it, and disarmed when the last probe that
+ * connects to it goes while others stay.
+ */
+static void markers_select_test_selectors_arm(struct kunit *test)
+{
+	struct marker *b = sel_marker("pass_sel_b");
+	int keys[2];
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_EQ(test, 0, marker_select(SEL, "func pass_sel_a"));
+	KUNIT_ASSERT_EQ(test, 0, marker_probe_register(SEL, SEL_FMT,
+						       sel_probe, NULL));
+	KUNIT_EXPECT_EQ(test, sel_pass(), 1);
+	KUNIT_ASSERT_EQ(test, 0, sel_key_register(0));
+	KUNIT_EXPECT_EQ(test, sel_key_pass(keys), 1);
+	KUNIT_EXPECT_EQ(test, keys[0], 3);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(b->state), 1);
+	KUNIT_ASSERT_EQ(test, 0, sel_key_register(1));
+	KUNIT_EXPECT_EQ(test, sel_key_pass(keys), 1);
+	KUNIT_EXPECT_EQ(test, keys[0], 3);
+	KUNIT_EXPECT_EQ(test, keys[1], 3);
+	marker_probe_unregister(SEL, sel_key_probe, &sel_key[1]);
+	marker_probe_unregister(SEL, sel_key_probe, &sel_key[0]);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(b->state), 0);
+	KUNIT_EXPECT_EQ(test, sel_key_pass(keys), 1);
+	KUNIT_EXPECT_EQ(test, keys[0], 0);
+}
+
+/*
  * A selector's queries change and another selector's probe comes and
  * goes while a thread passes both sites: the arrays that sites call are
  * replaced and freed under it, and each change is in force for this
@@ -632,6 +662,7 @@ static struct kunit_case markers_select_test_cases[] = {
 	KUNIT_CASE(markers_select_test_enabled),
 	KUNIT_CASE(markers_select_test_live),
 	KUNIT_CASE(markers_select_test_selectors),
+	KUNIT_CASE(markers_select_test_selectors_arm),
 	KUNIT_CASE(markers_select_test_selectors_live),
 	{}
 };
