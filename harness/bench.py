@@ -162,6 +162,8 @@ rec_names = [('rec/marker_event', 'MARK() + its event (markers:bench_rec)'),
              ('rec/trace_event', 'TRACE_EVENT, same fields'),
              ('rec/kprobe_event', 'kprobe_events on MARK_SYM, same values '
               '[1]'),
+             ('rec/marker_event_instance_alone', 'MARK() + its event in a '
+              'trace instance, enabled there only'),
              ('rec/marker_event_instance', 'MARK() + its event in a trace '
               'instance that selects the site [2]')]
 per_iteration('3-recording', '3. Recording u32 + u64 + string, per hit',
@@ -412,14 +414,16 @@ if sr is not None and 'rec/none' in site_rows and \
     md.append(f'- The call_site field (markers.site_field=1, off by '
               f'default): {d:+.1f} instructions and {db:+.1f} bytes per '
               f'recorded hit; nothing for a site that is off.')
-m, t = (ic[k] - base if k in ic and base is not None else None
-        for k in ('rec/marker_event_instance', 'rec/marker_event'))
-if m is not None and t is not None:
-    md.append(f'- A trace instance\'s own selection: {m - t:+.1f} '
-              f'instructions per recorded hit ({fmt(m)} against the '
-              f'event\'s {fmt(t)}) where the site calls some of its '
-              f'marker\'s probes only; nothing where every consumer '
-              f'selects it, nor for a site that is off.')
+m, a, t = (ic[k] - base if k in ic and base is not None else None
+           for k in ('rec/marker_event_instance',
+                     'rec/marker_event_instance_alone', 'rec/marker_event'))
+if m is not None and a is not None and t is not None:
+    md.append(f'- A trace instance\'s own selection: {m - a:+.1f} '
+              f'instructions per recorded hit ({fmt(m)} against '
+              f'{fmt(a)} for the instance\'s event alone, {fmt(t)} at the '
+              f'top level) where the site calls some of its marker\'s '
+              f'probes only, through marker_iterate(); nothing where '
+              f'every consumer selects it, nor for a site that is off.')
 if 'sites' in lists:
     n, t = lists['sites']
     md.append(f'- Listing {n:,} sites: {t:.2f} s of guest time (target: '

@@ -401,12 +401,16 @@ NOKPROBE_SYMBOL(marker_run_probes);
 #endif
 
 #if defined(CONFIG_HAVE_ARCH_MARKERS) || defined(CONFIG_HAVE_ARCH_MARKER_VA)
-/* marker_iterate() while call sites are noted, for the site at @ip. */
-static __always_inline void marker_iterate_noting(void *call_private,
-						  const char *fmt,
-						  va_list *args,
-						  struct marker_probe_closure *p,
-						  unsigned long ip)
+/*
+ * marker_iterate() while call sites are noted, for the site at @ip; its
+ * arguments first, in its order, so that it jumps here as it was called.
+ */
+static noinline void notrace marker_iterate_noting(void *probe_private,
+						   void *call_private,
+						   const char *fmt,
+						   va_list *args,
+						   struct marker_probe_closure *p,
+						   unsigned long ip)
 {
 	struct marker_hit old = marker_hit_note(args, ip);
 	void *start = arch_marker_va_start(args);
@@ -417,6 +421,28 @@ static __always_inline void marker_iterate_noting(void *call_private,
 	}
 	marker_hit_restore(old);
 }
+NOKPROBE_SYMBOL(marker_iterate_noting);
+
+/*
+ * marker_iterate() for two closures or more; its arguments, in its
+ * order, so that it jumps here as it was called.
+ */
+static noinline void notrace marker_iterate_all(void *probe_private,
+						void *call_private,
+						const char *fmt,
+						va_list *args,
+						struct marker_probe_closure *p)
+{
+	void *start = arch_marker_va_start(args);
+
+	/* Each probe reads the arguments from the first; the last, tail-called. */
+	for (; p[1].func; p++) {
+		p->func(p->probe_private, call_private, fmt, args);
+		arch_marker_va_rewind(args, start);
+	}
+	p->func(p->probe_private, call_private, fmt, args);
+}
+NOKPROBE_SYMBOL(marker_iterate_all);
 
 /**
  * marker_iterate() - call every probe of a marker, from a site
@@ -438,19 +464,18 @@ void notrace marker_iterate(void *probe_private, void *call_private,
 			    const char *fmt, va_list *args,
 			    struct marker_probe_closure *p)
 {
-	void *start;
-
-	if (static_branch_unlikely(&marker_call_sites)) {
-		marker_iterate_noting(call_private, fmt, args, p, _RET_IP_);
-		return;
-	}
-	start = arch_marker_va_start(args);
-	/* Each probe reads the arguments from the first; the last, tail-called. */
-	for (; p[1].func; p++) {
+	/*
+	 * A single closure (a subset of the name's probes, or a call not yet
+	 * pointed at its probe) is tail-called: the paths that keep
+	 * registers are out of line.
+	 */
+	if (static_branch_unlikely(&marker_call_sites))
+		marker_iterate_noting(probe_private, call_private, fmt, args,
+				      p, _RET_IP_);
+	else if (p[1].func)
+		marker_iterate_all(probe_private, call_private, fmt, args, p);
+	else
 		p->func(p->probe_private, call_private, fmt, args);
-		arch_marker_va_rewind(args, start);
-	}
-	p->func(p->probe_private, call_private, fmt, args);
 }
 EXPORT_SYMBOL_GPL(marker_iterate);
 NOKPROBE_SYMBOL(marker_iterate);
@@ -475,8 +500,8 @@ void notrace marker_run_probes_va(const struct marker *mark,
 	rcu_read_lock_sched_notrace();
 	p = marker_probes_to_call(mark);
 	if (p && static_branch_unlikely(&marker_call_sites))
-		marker_iterate_noting(call_private, mark->format, args, p,
-				      _RET_IP_);
+		marker_iterate_noting(p->probe_private, call_private,
+				      mark->format, args, p, _RET_IP_);
 	else if (p)
 		marker_iterate(p->probe_private, call_private, mark->format,
 			       args, p);

@@ -171,13 +171,19 @@ pass_rec() {
 	pass_rec_instance
 }
 
-# An instance's own selection: the event enabled at the top level and in
-# an instance, whose marker_sites selects the loop's site while the top
-# level's query leaves it out.  The site calls a subset of the marker's
-# probes, the instance's, through marker_iterate().
+# The event in an instance alone, every site selected: the site calls
+# the instance's probe itself.  Then an instance's own selection: the
+# event enabled at the top level and in the instance, whose marker_sites
+# selects the loop's site while the top level's query leaves it out.
+# The site calls a subset of the marker's probes, the instance's, through
+# marker_iterate().
 pass_rec_instance() {
 	I=$T/instances/bench_sel
 	mkdir $I
+	echo 1 > $I/events/markers/bench_rec/enable
+	run time rec_mark rec/marker_event_instance_alone
+	echo 0 > $I/events/markers/bench_rec/enable
+	echo > $I/trace
 	echo > $T/trace
 	echo 'marker bench_rec func no_such_function' > $T/marker_sites
 	echo 1 > $T/events/markers/bench_rec/enable

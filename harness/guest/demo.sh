@@ -148,6 +148,23 @@ echo 2 > $M/burst
 echo "    after one pass and a burst of 2, the trace has:"
 grep ' tme_basic: ' $T/trace | sed 's/^ */    /'
 echo
+echo "Each trace instance chooses its own sites, here tme_pass()'s, while"
+echo "the top level keeps tme_burst()'s:"
+I=$T/instances/demo
+mkdir $I
+echo "    # echo 'marker tme_basic func tme_pass' > $I/marker_sites"
+echo 'marker tme_basic func tme_pass' > $I/marker_sites
+echo 1 > $I/events/markers/tme_basic/enable
+echo > $T/trace
+echo 1 > $M/pass
+echo 2 > $M/burst
+echo "    after one pass and a burst of 2, the instance's trace has:"
+grep ' tme_basic: ' $I/trace | sed 's/^ */    /'
+echo "    and the top level's:"
+grep ' tme_basic: ' $T/trace | sed 's/^ */    /'
+echo 0 > $I/events/markers/tme_basic/enable
+rmdir $I
+echo
 echo "A bad query is refused, and error_log shows where:"
 echo "    # echo 'marker tme_basic fnuc tme_pass' >> $S"
 : > $T/error_log
