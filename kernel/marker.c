@@ -421,6 +421,7 @@ static noinline void notrace marker_iterate_noting(void *probe_private,
 	}
 	marker_hit_restore(old);
 }
+
 NOKPROBE_SYMBOL(marker_iterate_noting);
 
 /*
@@ -442,6 +443,7 @@ static noinline void notrace marker_iterate_all(void *probe_private,
 	}
 	p->func(p->probe_private, call_private, fmt, args);
 }
+
 NOKPROBE_SYMBOL(marker_iterate_all);
 
 /**
