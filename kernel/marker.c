@@ -1386,8 +1386,8 @@ static int marker_select_check(const struct marker_select_op *ops,
  *	 Documentation/trace/markers.rst, section 5)
  * @err: set to where @cmd is at fault when it is refused
  *
- * A name's sites are those any of the selector's queries of it selects; "marker NAME"
- * without words selects all of them again.  The command is parsed and
+ * A probe's sites are those that any of its selector's queries of its
+ * marker selects; "marker NAME" without words selects all of them again.  The command is parsed and
  * checked whole before any of it changes a selection.
  *
  * Context: process context; takes markers_mutex.
