@@ -4,15 +4,19 @@
  * typed field per conversion of the marker's format.
  *
  * The event of a marker exists while vmlinux or a loaded module has a
- * marker of that name and format.  Enabling it, in any trace instance or
- * through perf, connects a probe to the marker by name through the
- * ordinary probe API; the probe writes the arguments straight into the
- * reserved record through a copy program built from the format when the
- * event was created.  See Documentation/trace/markers.rst.
+ * marker of that name and format, listed with every other event.  What
+ * the format makes of it, its fields, print format and copy program, is
+ * built when the event is first used: enabled, perf or BPF opening it,
+ * its fields asked for (its format file, a filter, a trigger).  Enabling
+ * it, in any trace instance or through perf, connects a probe to the
+ * marker by name through the ordinary probe API; the probe writes the
+ * arguments straight into the reserved record through the copy program.
+ * See Documentation/trace/markers.rst.
  */
 
 #define pr_fmt(fmt) "markers: " fmt
 
+#include <linux/atomic.h>
 #include <linux/hashtable.h>
 #include <linux/marker.h>
 #include <linux/marker_select.h>
@@ -24,6 +28,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 #include <linux/trace_events.h>
 #include <linux/unaligned.h>
 
@@ -59,6 +64,30 @@ struct marker_event_owner {
 	unsigned int markers;
 };
 
+/**
+ * struct marker_event_call - the trace event of one marker name
+ * @hlist: link in marker_event_table
+ * @call: the event; call.data is its record's layout, a struct
+ *	  marker_event, once the event is first used, NULL before
+ * @class: its class, one per event as the fields are the event's own
+ * @name: the marker's name, the event's name
+ * @format: the marker format the event is built from
+ * @users: struct markers of loaded code with this name and format
+ * @owners: vmlinux and the modules with such markers, the event's owner
+ *	    (call.module, NULL for vmlinux) first
+ * @refused: the last module whose format was refused, to say it once
+ */
+struct marker_event_call {
+	struct hlist_node hlist;
+	struct trace_event_call call;
+	struct trace_event_class class;
+	char *name;
+	char *format;
+	unsigned int users;
+	struct list_head owners;
+	struct module *refused;
+};
+
 /*
  * event_mutex protects marker_event_table and every event in it.  It is
  * taken before markers_mutex (probe registration from the event's reg()
@@ -66,46 +95,94 @@ struct marker_event_owner {
  */
 static DEFINE_HASHTABLE(marker_event_table, MARKER_EVENT_HASH_BITS);
 
-static struct marker_event *marker_event_find(const char *name)
+static inline struct marker_event_call *
+to_marker_event_call(struct trace_event_call *call)
 {
-	struct marker_event *ev;
+	return container_of(call, struct marker_event_call, call);
+}
+
+/*
+ * marker_event_build_mutex serializes the building of events' layouts,
+ * which publish call.data with smp_store_release() for the readers that
+ * do not take it.  Taken under event_mutex or without it, never before
+ * it; nothing is taken under it but the allocator's locks.
+ */
+static DEFINE_MUTEX(marker_event_build_mutex);
+
+static struct marker_event_call *marker_event_find(const char *name)
+{
+	struct marker_event_call *mc;
 
 	lockdep_assert_held(&event_mutex);
-	hash_for_each_possible(marker_event_table, ev, hlist,
+	hash_for_each_possible(marker_event_table, mc, hlist,
 			       full_name_hash(NULL, name, strlen(name)))
-		if (!strcmp(ev->name, name))
-			return ev;
+		if (!strcmp(mc->name, name))
+			return mc;
 	return NULL;
 }
 
+static struct marker_event *marker_event_build(struct marker_event_call *mc);
+
+#ifdef CONFIG_MARKERS_KUNIT_TEST
+/*
+ * markers.events_built: the events built and not removed since, for the
+ * kselftests to tell which uses build an event.
+ */
+static atomic_t marker_events_built = ATOMIC_INIT(0);
+
+static int marker_events_built_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&marker_events_built));
+}
+
+static const struct kernel_param_ops marker_events_built_ops = {
+	.get = marker_events_built_get,
+};
+module_param_cb(events_built, &marker_events_built_ops, NULL, 0444);
+
+static void marker_events_count_built(int n)
+{
+	atomic_add(n, &marker_events_built);
+}
+#else
+static inline void marker_events_count_built(int n)
+{
+}
+#endif
+
 /**
- * marker_event_get - the event of a marker name, referenced
+ * marker_event_get - the event of a marker name, referenced and built
  * @name: the name
  *
- * The reference holds the event's owner module, and so the event, until
- * marker_event_put().
+ * Its first use, if nothing used the event before.  The reference holds
+ * the event's owner module, and so the event, until marker_event_put().
  *
- * Return: the event, or NULL if there is none or its module is going.
+ * Return: the event's layout, or NULL if there is no event, its module
+ * is going or no memory was left to build it.
  */
 struct marker_event *marker_event_get(const char *name)
 {
-	struct marker_event *ev;
+	struct marker_event_call *mc;
+	struct marker_event *ev = NULL;
 
 	mutex_lock(&event_mutex);
-	ev = marker_event_find(name);
-	if (ev && !trace_event_try_get_ref(&ev->call))
-		ev = NULL;
+	mc = marker_event_find(name);
+	if (mc && trace_event_try_get_ref(&mc->call)) {
+		ev = marker_event_build(mc);
+		if (!ev)
+			trace_event_put_ref(&mc->call);
+	}
 	mutex_unlock(&event_mutex);
 	return ev;
 }
 
 /**
  * marker_event_put - drop a reference marker_event_get() took
- * @ev: the event
+ * @ev: the event's layout
  */
 void marker_event_put(struct marker_event *ev)
 {
-	trace_event_put_ref(&ev->call);
+	trace_event_put_ref(ev->call);
 }
 
 /* The hit path: no lock, any context, NMI included. */
@@ -359,8 +436,8 @@ __marker_event_perf_probe(void *probe_private, va_list *args,
 	int size;
 	void *entry;
 
-	head = this_cpu_ptr(ev->call.perf_events);
-	if (!bpf_prog_array_valid(&ev->call) && hlist_empty(head))
+	head = this_cpu_ptr(ev->call->perf_events);
+	if (!bpf_prog_array_valid(ev->call) && hlist_empty(head))
 		return;
 	if (unlikely(!arch_marker_va_slots(args, &slots)))
 		slots = marker_event_fetch(ev, args, v);
@@ -374,7 +451,7 @@ __marker_event_perf_probe(void *probe_private, va_list *args,
 	if (marker_event_call_site(ev, shape))
 		ip = marker_call_site(args, ip);
 	marker_event_store_slots(ev, shape, entry, ip, slots, str, len);
-	perf_trace_run_bpf_submit(entry, size, rctx, &ev->call, 1, regs, head,
+	perf_trace_run_bpf_submit(entry, size, rctx, ev->call, 1, regs, head,
 				  NULL);
 }
 #else
@@ -568,11 +645,16 @@ static void marker_event_print_field(struct trace_seq *s,
 static enum print_line_t marker_event_print(struct trace_iterator *iter,
 					    int flags, struct trace_event *event)
 {
+	struct trace_event_call *call;
 	const struct marker_event *ev;
 	struct trace_seq *s = &iter->seq;
 	unsigned int i;
 
-	ev = container_of(event, struct marker_event, call.event);
+	/* Its records are written by its probes, once it is built. */
+	call = container_of(event, struct trace_event_call, event);
+	ev = READ_ONCE(call->data);
+	if (WARN_ON_ONCE(!ev))
+		return TRACE_TYPE_UNHANDLED;
 	trace_seq_printf(s, "%s: ", ev->name);
 	for (i = 0; i < ev->nr_ops; i++) {
 		trace_seq_puts(s, ev->fields[i].pre);
@@ -587,39 +669,109 @@ static struct trace_event_functions marker_event_funcs = {
 	.trace = marker_event_print,
 };
 
-static int marker_event_define_fields(struct trace_event_call *call)
+/*
+ * Define @ev's fields in @fields, a list of struct ftrace_event_field,
+ * through a class of its own: trace_define_field() asks the event's own
+ * class for its list, which would build the event again.
+ */
+static int marker_event_define_fields(const struct marker_event *ev,
+				      struct list_head *fields)
 {
-	const struct marker_event *ev = call->data;
+	struct trace_event_class class = {
+		.fields = LIST_HEAD_INIT(class.fields),
+	};
+	struct trace_event_call call = { .class = &class };
 	const struct marker_event_field *f;
 	unsigned int i;
-	int ret;
+	int ret = 0;
 
-	if (ev->call_site) {
-		ret = trace_define_field(call, "unsigned long",
+	if (ev->call_site)
+		ret = trace_define_field(&call, "unsigned long",
 					 MARKER_EVENT_CALL_SITE,
 					 marker_event_call_site_offset(),
 					 sizeof(long), 0, FILTER_OTHER);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; i < ev->nr_ops; i++) {
+	for (i = 0; !ret && i < ev->nr_ops; i++) {
 		f = &ev->fields[i];
 		if (!f->name[0])
 			continue;
-		ret = trace_define_field(call, f->type, f->name,
+		ret = trace_define_field(&call, f->type, f->name,
 					 ev->ops[i].offset, ev->ops[i].size,
 					 ev->ops[i].is_signed, FILTER_OTHER);
-		if (ret)
-			return ret;
 	}
-	return 0;
+	/* The trace core frees them with the event, all it has made. */
+	list_splice(&class.fields, fields);
+	return ret;
 }
 
-static struct trace_event_fields marker_event_fields_array[] = {
-	{ .type = TRACE_FUNCTION_TYPE,
-	  .define_fields = marker_event_define_fields },
-	{}
-};
+/*
+ * Build the layout of @mc's record from its format, at its first use:
+ * the copy program, the fields and the print format.  A marker event
+ * that is never used takes no more than its call, its names and its
+ * files.
+ *
+ * Return: the layout, or NULL without memory.  An event whose fields
+ * could not all be defined keeps its layout, which they point into, and
+ * cannot be used.
+ */
+static struct marker_event *marker_event_build(struct marker_event_call *mc)
+{
+	struct marker_event *ev;
+	int ret = -ENOMEM;
+
+	/* Pairs with the release below: a layout seen, its fields are too. */
+	ev = smp_load_acquire(&mc->call.data);
+	if (ev)
+		goto out;
+	mutex_lock(&marker_event_build_mutex);
+	ev = mc->call.data;
+	if (ev)
+		goto out_unlock;
+	ev = marker_event_alloc(mc->name, mc->format);
+	if (!ev)
+		goto err;
+	ev->call = &mc->call;
+	ev->call_site = marker_event_site_field;
+	marker_format_parse(ev);
+	ev->probes = marker_event_shape_probes(ev);
+	ev->print_fmt = marker_format_print_fmt(ev);
+	if (!ev->print_fmt)
+		goto err_free;
+	ret = marker_event_define_fields(ev, &mc->class.fields);
+	ev->broken = ret;
+	mc->call.print_fmt = ev->print_fmt;
+	/* The fields and print format first, for get_fields()' readers. */
+	smp_store_release(&mc->call.data, ev);
+	marker_events_count_built(1);
+out_unlock:
+	mutex_unlock(&marker_event_build_mutex);
+out:
+	if (!ev->broken)
+		return ev;
+	pr_err_ratelimited("event %s: its fields not defined: %d\n",
+			   mc->name, ev->broken);
+	return NULL;
+
+err_free:
+	marker_event_free(ev);
+err:
+	mutex_unlock(&marker_event_build_mutex);
+	pr_err_ratelimited("event %s: not built: %d\n", mc->name, ret);
+	return NULL;
+}
+
+/*
+ * The class's get_fields(): whoever asks for the event's fields (its
+ * format file, a filter, a trigger, an eprobe, a BPF program's bounds)
+ * has the event built first.  The class has no fields_array, so the
+ * trace core does not ask when it makes the event's files.
+ */
+static struct list_head *marker_event_get_fields(struct trace_event_call *call)
+{
+	struct marker_event_call *mc = to_marker_event_call(call);
+
+	marker_event_build(mc);
+	return &mc->class.fields;
+}
 
 /* Connecting the probes. */
 
@@ -659,6 +811,7 @@ static void marker_event_disconnect(struct marker_event *ev,
 	marker_probe_unregister(ev->name, probe, data);
 }
 
+/* Enabling the event, or perf opening it, may be its first use. */
 static int marker_event_reg(struct trace_event_call *call,
 			    enum trace_reg type, void *data)
 {
@@ -667,6 +820,9 @@ static int marker_event_reg(struct trace_event_call *call,
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
+		ev = marker_event_build(to_marker_event_call(call));
+		if (!ev)
+			return -ENOMEM;
 		return marker_event_connect(ev, ev->probes->trace, file,
 					    marker_event_selector(file->tr));
 	case TRACE_REG_UNREGISTER:
@@ -674,6 +830,9 @@ static int marker_event_reg(struct trace_event_call *call,
 		return 0;
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
+		ev = marker_event_build(to_marker_event_call(call));
+		if (!ev)
+			return -ENOMEM;
 		return marker_event_connect(ev, ev->probes->perf, ev, NULL);
 	case TRACE_REG_PERF_UNREGISTER:
 		marker_event_disconnect(ev, ev->probes->perf, ev);
@@ -690,31 +849,38 @@ static int marker_event_reg(struct trace_event_call *call,
 
 /* Creating and removing events. */
 
-static struct marker_event *marker_event_create(const struct marker *m,
-						struct module *mod)
+static void marker_event_call_free(struct marker_event_call *mc)
+{
+	if (mc->call.data)
+		marker_events_count_built(-1);
+	marker_event_free(mc->call.data);
+	kfree(mc->format);
+	kfree(mc->name);
+	kfree(mc);
+}
+
+static struct marker_event_call *marker_event_create(const struct marker *m,
+						     struct module *mod)
 {
 	struct trace_event_call *call;
-	struct marker_event *ev;
+	struct marker_event_call *mc;
 	int ret = -ENOMEM;
 
-	ev = marker_event_alloc(m->name, m->format);
-	if (!ev)
+	mc = kzalloc(sizeof(*mc), GFP_KERNEL);
+	if (!mc)
 		goto err;
-	ev->call_site = marker_event_site_field;
-	marker_format_parse(ev);
-	ev->probes = marker_event_shape_probes(ev);
-	call = &ev->call;
-	call->print_fmt = marker_format_print_fmt(ev);
-	if (!call->print_fmt)
+	mc->name = kstrdup(m->name, GFP_KERNEL);
+	mc->format = kstrdup(m->format, GFP_KERNEL);
+	if (!mc->name || !mc->format)
 		goto err_free;
-	ev->class.system = MARKER_EVENT_SYSTEM;
-	ev->class.reg = marker_event_reg;
-	ev->class.fields_array = marker_event_fields_array;
-	INIT_LIST_HEAD(&ev->class.fields);
-	call->class = &ev->class;
-	call->name = ev->name;
+	mc->class.system = MARKER_EVENT_SYSTEM;
+	mc->class.reg = marker_event_reg;
+	mc->class.get_fields = marker_event_get_fields;
+	INIT_LIST_HEAD(&mc->class.fields);
+	call = &mc->call;
+	call->class = &mc->class;
+	call->name = mc->name;
 	call->flags = TRACE_EVENT_FL_MARKER;
-	call->data = ev;
 	call->event.funcs = &marker_event_funcs;
 	ret = -EBUSY;
 	if (!register_trace_event(&call->event))
@@ -729,15 +895,15 @@ static struct marker_event *marker_event_create(const struct marker *m,
 	 * they all take event_mutex, which the caller holds.
 	 */
 	call->module = mod;
-	INIT_LIST_HEAD(&ev->owners);
-	hash_add(marker_event_table, &ev->hlist,
-		 full_name_hash(NULL, ev->name, strlen(ev->name)));
-	return ev;
+	INIT_LIST_HEAD(&mc->owners);
+	hash_add(marker_event_table, &mc->hlist,
+		 full_name_hash(NULL, mc->name, strlen(mc->name)));
+	return mc;
 
 err_unregister:
 	unregister_trace_event(&call->event);
 err_free:
-	marker_event_free(ev);
+	marker_event_call_free(mc);
 err:
 	pr_err("event %s: not created: %d\n", m->name, ret);
 	return NULL;
@@ -748,14 +914,14 @@ err:
  * triggers, and enabling.  The trace core's own removal leaves a file
  * that triggers keep in soft mode enabled, its probe connected.
  */
-static void marker_event_stop_files(struct marker_event *ev)
+static void marker_event_stop_files(struct marker_event_call *mc)
 {
 	struct trace_event_file *file;
 	struct trace_array *tr;
 
 	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
 		list_for_each_entry(file, &tr->events, list) {
-			if (file->event_call != &ev->call)
+			if (file->event_call != &mc->call)
 				continue;
 			clear_event_file_triggers(file);
 			if (file->flags & EVENT_FILE_FL_ENABLED)
@@ -768,26 +934,29 @@ static void marker_event_stop_files(struct marker_event *ev)
  * Remove an event that no loaded code has a marker of.  Nothing holds it:
  * what takes a reference on it holds its owner module, which is going.
  * Its records are cleared with the module's, by the trace core's notifier.
+ * The trace core frees its fields as they are, built or not.
  */
-static void marker_event_remove(struct marker_event *ev)
+static void marker_event_remove(struct marker_event_call *mc)
 {
 	lockdep_assert_held(&event_mutex);
-	marker_event_stop_files(ev);
-	if (WARN(trace_remove_event_call(&ev->call),
-		 "markers: event %s still in use: left behind\n", ev->name)) {
-		ev->call.module = NULL;
+	marker_event_stop_files(mc);
+	mc->class.get_fields = NULL;
+	if (WARN(trace_remove_event_call(&mc->call),
+		 "markers: event %s still in use: left behind\n", mc->name)) {
+		mc->class.get_fields = marker_event_get_fields;
+		mc->call.module = NULL;
 		return;
 	}
-	hash_del(&ev->hlist);
-	marker_event_free(ev);
+	hash_del(&mc->hlist);
+	marker_event_call_free(mc);
 }
 
 static struct marker_event_owner *
-marker_event_owner(struct marker_event *ev, struct module *mod)
+marker_event_owner(struct marker_event_call *mc, struct module *mod)
 {
 	struct marker_event_owner *o;
 
-	list_for_each_entry(o, &ev->owners, list)
+	list_for_each_entry(o, &mc->owners, list)
 		if (o->mod == mod)
 			return o;
 	return NULL;
@@ -799,35 +968,35 @@ marker_event_owner(struct marker_event *ev, struct module *mod)
  */
 static void marker_event_add_user(const struct marker *m, struct module *mod)
 {
-	struct marker_event *ev = marker_event_find(m->name);
+	struct marker_event_call *mc = marker_event_find(m->name);
 	struct marker_event_owner *o;
 
-	if (!ev) {
-		ev = marker_event_create(m, mod);
-		if (!ev)
+	if (!mc) {
+		mc = marker_event_create(m, mod);
+		if (!mc)
 			return;
-	} else if (strcmp(ev->format, m->format)) {
-		if (ev->refused != mod || !mod)
+	} else if (strcmp(mc->format, m->format)) {
+		if (mc->refused != mod || !mod)
 			pr_warn("event %s: format \"%s\" of %s differs from the event's \"%s\": not part of the event\n",
 				m->name, m->format,
-				mod ? module_name(mod) : "vmlinux", ev->format);
-		ev->refused = mod;
+				mod ? module_name(mod) : "vmlinux", mc->format);
+		mc->refused = mod;
 		return;
 	}
-	o = marker_event_owner(ev, mod);
+	o = marker_event_owner(mc, mod);
 	if (!o) {
 		o = kzalloc(sizeof(*o), GFP_KERNEL);
 		if (!o) {
 			/* The marker takes no part in the event. */
-			if (!ev->users)
-				marker_event_remove(ev);
+			if (!mc->users)
+				marker_event_remove(mc);
 			return;
 		}
 		o->mod = mod;
-		list_add_tail(&o->list, &ev->owners);
+		list_add_tail(&o->list, &mc->owners);
 	}
 	o->markers++;
-	ev->users++;
+	mc->users++;
 }
 
 #ifdef CONFIG_MODULES
@@ -839,28 +1008,28 @@ static void marker_event_add_user(const struct marker *m, struct module *mod)
  */
 static void marker_event_remove_user(const struct marker *m, struct module *mod)
 {
-	struct marker_event *ev = marker_event_find(m->name);
+	struct marker_event_call *mc = marker_event_find(m->name);
 	struct marker_event_owner *o;
 
-	if (!ev || strcmp(ev->format, m->format))
+	if (!mc || strcmp(mc->format, m->format))
 		return;
 	/* None if no memory was left to count it. */
-	o = marker_event_owner(ev, mod);
-	if (!o || WARN_ON(!ev->users))
+	o = marker_event_owner(mc, mod);
+	if (!o || WARN_ON(!mc->users))
 		return;
-	ev->users--;
+	mc->users--;
 	if (--o->markers)
 		return;
 	list_del(&o->list);
 	kfree(o);
-	if (ev->call.module != mod)
+	if (mc->call.module != mod)
 		return;
-	o = list_first_entry_or_null(&ev->owners, struct marker_event_owner,
+	o = list_first_entry_or_null(&mc->owners, struct marker_event_owner,
 				     list);
 	if (o)
-		ev->call.module = o->mod;
+		mc->call.module = o->mod;
 	else
-		marker_event_remove(ev);
+		marker_event_remove(mc);
 }
 #endif
 

@@ -18,31 +18,29 @@
 #include "marker_format.h"
 
 /**
- * marker_event_free() - free a marker event and its layout
- * @ev: the event, or NULL
+ * marker_event_free() - free a marker event's record layout
+ * @ev: the layout, or NULL
  */
 void marker_event_free(struct marker_event *ev)
 {
 	if (!ev)
 		return;
-	kfree(ev->call.print_fmt);
+	kfree(ev->print_fmt);
 	kfree(ev->fields);
 	kfree(ev->text);
-	kfree(ev->format);
-	kfree(ev->name);
 	kfree(ev);
 }
 
 /**
- * marker_event_alloc() - allocate a marker event for a name and format
- * @name: the marker's name
- * @format: its format
+ * marker_event_alloc() - allocate the record layout of a marker format
+ * @name: the marker's name, kept by the caller as long as the layout
+ * @format: its format, kept by the caller as long as the layout
  *
  * Room for the fields of every conversion of @format, up to
  * MARKER_EVENT_MAX_ARGS, and for its literal text.
  *
- * Return: the event, zeroed but for its copies of @name and @format, or
- * NULL without memory.
+ * Return: the layout, zeroed but for @name and @format, or NULL without
+ * memory.
  */
 struct marker_event *marker_event_alloc(const char *name, const char *format)
 {
@@ -56,11 +54,11 @@ struct marker_event *marker_event_alloc(const char *name, const char *format)
 	ev = kzalloc(struct_size(ev, ops, nr), GFP_KERNEL);
 	if (!ev)
 		return NULL;
-	ev->name = kstrdup(name, GFP_KERNEL);
-	ev->format = kstrdup(format, GFP_KERNEL);
+	ev->name = name;
+	ev->format = format;
 	ev->text = kmalloc(strlen(format) + nr + 1, GFP_KERNEL);
 	ev->fields = kcalloc(nr, sizeof(*ev->fields), GFP_KERNEL);
-	if (!ev->name || !ev->format || !ev->text || (nr && !ev->fields)) {
+	if (!ev->text || (nr && !ev->fields)) {
 		marker_event_free(ev);
 		return NULL;
 	}

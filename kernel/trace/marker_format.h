@@ -7,7 +7,6 @@
 #ifndef _KERNEL_TRACE_MARKER_FORMAT_H
 #define _KERNEL_TRACE_MARKER_FORMAT_H
 
-#include <linux/list.h>
 #include <linux/stdarg.h>
 #include <linux/trace_events.h>
 #include <linux/types.h>
@@ -92,18 +91,15 @@ struct marker_event_field {
 };
 
 /**
- * struct marker_event - the trace event of one marker name
- * @hlist: link in marker_event_table
- * @call: the event
- * @class: its class, one per event as the fields are the event's own
- * @name: the marker's name, the event's name
- * @format: the marker format the event was built from
- * @users: struct markers of loaded code with this name and format
- * @owners: vmlinux and the modules with such markers, the event's owner
- *	    (call.module, NULL for vmlinux) first
- * @refused: the last module whose format was refused, to say it once
+ * struct marker_event - the record of a marker event, and how it is filled
+ * @call: the event, NULL in the format parser's KUnit suite
+ * @name: the marker's name, the event's name (the event's copy)
+ * @format: the marker format the record is built from (the event's copy)
+ * @print_fmt: the event's print format
  * @probes: the probes of its record's shape (marker_events.c)
  * @call_site: its records begin with the call site, a field of its own
+ * @broken: the error that left its fields defined in part: it cannot be
+ *	    used
  * @nr_ops: conversions in @ops and @fields
  * @nr_num: number fields, in @num
  * @nr_str: %s fields, in @str
@@ -118,18 +114,18 @@ struct marker_event_field {
  * @tail: the literal text after the last conversion (in @text)
  * @fields: the conversions, for defining and printing (cold)
  * @ops: the copy program (hot)
+ *
+ * Built from the format when the event is first used (marker_events.c),
+ * and freed with the event.
  */
 struct marker_event {
-	struct hlist_node hlist;
-	struct trace_event_call call;
-	struct trace_event_class class;
-	char *name;
-	char *format;
-	unsigned int users;
-	struct list_head owners;
-	struct module *refused;
+	struct trace_event_call *call;
+	const char *name;
+	const char *format;
+	char *print_fmt;
 	const struct marker_event_probes *probes;
 	bool call_site;
+	int broken;
 	unsigned int nr_ops;
 	unsigned int nr_num;
 	unsigned int nr_str;

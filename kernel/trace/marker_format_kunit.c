@@ -28,8 +28,8 @@ static struct marker_event *parse(struct kunit *test, const char *format)
 	KUNIT_ASSERT_NOT_NULL(test, ev);
 	test->priv = ev;
 	marker_format_parse(ev);
-	ev->call.print_fmt = marker_format_print_fmt(ev);
-	KUNIT_ASSERT_NOT_NULL(test, ev->call.print_fmt);
+	ev->print_fmt = marker_format_print_fmt(ev);
+	KUNIT_ASSERT_NOT_NULL(test, ev->print_fmt);
 	return ev;
 }
 
@@ -125,7 +125,7 @@ static void marker_format_test_words(struct kunit *test)
 	/* A number after the string: not in slot order. */
 	KUNIT_EXPECT_FALSE(test, ev->in_slot_order);
 	KUNIT_EXPECT_EQ(test, ev->ops[2].read, MARKER_READ_LONG);
-	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt,
+	KUNIT_EXPECT_STREQ(test, ev->print_fmt,
 			   "\"pid %d comm %s addr 0x%lx\", REC->pid, __get_str(comm), REC->addr");
 }
 
@@ -232,7 +232,7 @@ static void marker_format_test_untyped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->nr_num, 1);
 	expect_move(test, &ev->num[0], &ev->ops[3]);
 	KUNIT_EXPECT_FALSE(test, ev->in_slot_order);
-	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt,
+	KUNIT_EXPECT_STREQ(test, ev->print_fmt,
 			   "\"w ? n ? s ? v %u\", REC->v");
 }
 
@@ -246,7 +246,7 @@ static void marker_format_test_noargs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev->nr_num + ev->nr_str, 0);
 	KUNIT_EXPECT_TRUE(test, ev->in_slot_order);
 	KUNIT_EXPECT_EQ(test, ev->nr_num_slots, 0);
-	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt, "\"\"");
+	KUNIT_EXPECT_STREQ(test, ev->print_fmt, "\"\"");
 }
 
 /* A conversion that cannot be followed ends the record there. */
@@ -256,7 +256,7 @@ static void marker_format_test_stop(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, ev->nr_ops, 1);
 	KUNIT_EXPECT_STREQ(test, ev->tail, " b ");
-	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt, "\"a %d b \", REC->a");
+	KUNIT_EXPECT_STREQ(test, ev->print_fmt, "\"a %d b \", REC->a");
 	ev = parse(test, "q %q");
 	KUNIT_EXPECT_EQ(test, ev->nr_ops, 0);
 }
@@ -289,7 +289,7 @@ static void marker_format_test_escapes(struct kunit *test)
 	ev = parse(test, "msg=%s \"quoted\" 100%% back\\slash\n");
 	KUNIT_ASSERT_EQ(test, ev->nr_ops, 1);
 	KUNIT_EXPECT_STREQ(test, ev->tail, " \"quoted\" 100% back\\slash\n");
-	KUNIT_EXPECT_STREQ(test, ev->call.print_fmt,
+	KUNIT_EXPECT_STREQ(test, ev->print_fmt,
 			   "\"msg=%s \\\"quoted\\\" 100%% back\\\\slash\\n\", __get_str(msg)");
 }
 
