@@ -508,9 +508,9 @@ def other_arches():
     md.append('')
 
 
-MEM = re.compile(r'markers_bench: mem (\w+) \d+ ((?:\d+ ){9})(\S+) (\S+) '
+MEM = re.compile(r'markers_bench: mem (\w+) \d+ ((?:\d+ ){12})(\S+) (\S+) '
                  r'(\d+) (\d+) (\d+)')
-MEM_KEYS = ('slab', 'vmalloc', 'percpu', 'instance', 'core', 'syms',
+MEM_KEYS = ('slab', 'vmalloc', 'percpu', 'instance', 'used', 'core', 'syms',
             'marks', 'ms')
 
 
@@ -521,7 +521,7 @@ def mem_medians(log, suffix=''):
         v = [int(x) for x in m.group(2).split()]
         runs.setdefault(m.group(1) + suffix, []).append(dict(
             slab=v[3] - v[0], vmalloc=v[4] - v[1], percpu=v[5] - v[2],
-            instance=v[6] - v[3], core=int(m.group(7)) / 1024,
+            instance=v[6] - v[3], used=v[9] - v[6], core=int(m.group(7)) / 1024,
             syms=int(m.group(5)), marks=int(m.group(6)),
             ms=(float(m.group(4)) - float(m.group(3))) * 1000))
     return {mod: {k: statistics.median(r[k] for r in rs) for k in MEM_KEYS}
@@ -549,9 +549,9 @@ def memory():
         hi, lo = med[big], med[none]
         per[kind] = {k: (hi[k] - lo[k]) / 1000 for k in MEM_KEYS}
         lines.append([f'{name}, each'] +
-                     [fmt(per[kind][k] * 1024, 0) for k in MEM_KEYS[:5]] +
-                     [fmt(per[kind][k], 2) for k in MEM_KEYS[5:]])
-        for k in ('slab', 'vmalloc', 'instance', 'core'):
+                     [fmt(per[kind][k] * 1024, 0) for k in MEM_KEYS[:6]] +
+                     [fmt(per[kind][k], 2) for k in MEM_KEYS[6:]])
+        for k in ('slab', 'vmalloc', 'instance', 'used', 'core'):
             table.append(['8-mem', name, f'{per[kind][k] * 1024:.0f}',
                           f'{k} bytes each', '', ''])
     section('8. Memory and load time per marker',
@@ -565,24 +565,30 @@ def memory():
             'dynamic debug, with 1 CPU under -icount (its load times are '
             'not comparable): kB of '
             '/proc/meminfo\'s Slab, VmallocUsed and Percpu the load added; '
-            'the Slab a tracefs instance made then added; the module\'s '
+            'the Slab a tracefs instance made then added; the Slab the '
+            'first use of each of the module\'s events added then (a read '
+            'of its format file, which builds a marker\'s event); the '
+            'module\'s '
             'coresize in kB (text and data); its kallsyms symbols and '
             'MARK_SYMs; the load\'s guest time in ms (10 ms steps).  The '
             '"each" rows are (N = 1000 - none) / 1000, in bytes for '
             'memory.',
             ['module', 'slab', 'vmalloc', 'per-CPU', 'instance slab',
+             'first-use slab',
              'core', 'kallsyms', 'MARK_SYMs', 'load ms'], lines)
     if 'mark' in per and 'te' in per:
         m, t = per['mark'], per['te']
         md.append(f'- A marker takes {m["slab"] * 1024:.0f} bytes of slab '
-                  f'(its event, made at load) and {m["core"] * 1024:.0f} of '
+                  f'(its event, as loaded) and {m["core"] * 1024:.0f} of '
                   f'module core; a TRACE_EVENT() {t["slab"] * 1024:.0f} and '
                   f'{t["core"] * 1024:.0f}: in all, slab and vmalloc '
                   f'(module memory is vmalloc\'s), '
                   f'{(m["slab"] + m["vmalloc"]) * 1024:.0f} bytes against '
                   f'{(t["slab"] + t["vmalloc"]) * 1024:.0f}; a tracefs '
                   f'instance adds {m["instance"] * 1024:.0f} against '
-                  f'{t["instance"] * 1024:.0f}.')
+                  f'{t["instance"] * 1024:.0f}; the first use of a '
+                  f'marker\'s event builds {m["used"] * 1024:.0f} more '
+                  f'(a TRACE_EVENT()\'s: {t["used"] * 1024:.0f}).')
         if 'dbg' in per:
             d = per['dbg']
             md.append(f'- A pr_debug() site takes {d["slab"] * 1024:.0f} '

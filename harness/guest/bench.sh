@@ -39,12 +39,21 @@ list_sites() {
 # N TRACE_EVENT()s or N pr_debug()s and one with none (harness/
 # mem-modules.py, in /mem):
 # slab, vmalloc and per-CPU memory, then what a tracefs instance adds
-# with the module loaded, the load's guest time, the module's kallsyms
-# and its core size; three rounds each.  "markers_bench: mem MODULE
-# ROUND" and the meminfo kB (Slab VmallocUsed Percpu) before, after the
-# load and after the instance, then the times, symbols and size.
+# with the module loaded, then what the first use of each of its events
+# adds (a read of its format file, which builds a marker's event), the
+# load's guest time, the module's kallsyms and its core size; three
+# rounds each.  "markers_bench: mem MODULE ROUND" and the meminfo kB
+# (Slab VmallocUsed Percpu) before, after the load, after the instance
+# and after the use, then the times, symbols and size.
 meminfo() {
 	awk '/^(Slab|VmallocUsed|Percpu):/ { printf "%s ", $2 }' /proc/meminfo
+}
+# events MODULE: the event directories of a module of mem-modules.py.
+events() { # MODULE
+	case $1 in
+	mark*) echo $T/events/markers/mm${1#mark}_* ;;
+	te*) echo $T/events/$1/${1}_* ;;
+	esac
 }
 mem() { # MODULE...
 	for m in "$@"; do
@@ -58,12 +67,16 @@ mem() { # MODULE...
 			a=$(meminfo)
 			mkdir $T/instances/mem
 			i=$(meminfo)
+			for e in $(events $m); do
+				cat $e/format
+			done > /dev/null
+			u=$(meminfo)
 			rmdir $T/instances/mem
 			k=$(grep -c "\[$m\]\$" /proc/kallsyms)
 			km=$(grep -c " __mark\..*\[$m\]\$" /proc/kallsyms)
 			c=$(cat /sys/module/$m/coresize)
 			rmmod $m
-			echo "markers_bench: mem $m $r $b$a$i$t0 $t1 $k $km $c"
+			echo "markers_bench: mem $m $r $b$a$i$u$t0 $t1 $k $km $c"
 		done
 	done
 }
