@@ -508,7 +508,7 @@ def other_arches():
     md.append('')
 
 
-MEM = re.compile(r'markers_bench: mem (\w+) \d+ ((?:\d+ ){12})(\S+) (\S+) '
+MEM = re.compile(r'markers_bench: mem (\w+) \d+ ((?:\d+ ){15})(\S+) (\S+) '
                  r'(\d+) (\d+) (\d+)')
 MEM_KEYS = ('slab', 'vmalloc', 'percpu', 'instance', 'used', 'core', 'syms',
             'marks', 'ms')
@@ -521,7 +521,7 @@ def mem_medians(log, suffix=''):
         v = [int(x) for x in m.group(2).split()]
         runs.setdefault(m.group(1) + suffix, []).append(dict(
             slab=v[3] - v[0], vmalloc=v[4] - v[1], percpu=v[5] - v[2],
-            instance=v[6] - v[3], used=v[9] - v[6], core=int(m.group(7)) / 1024,
+            instance=v[6] - v[3], used=v[12] - v[9], core=int(m.group(7)) / 1024,
             syms=int(m.group(5)), marks=int(m.group(6)),
             ms=(float(m.group(4)) - float(m.group(3))) * 1000))
     return {mod: {k: statistics.median(r[k] for r in rs) for k in MEM_KEYS}
@@ -565,10 +565,11 @@ def memory():
             'dynamic debug, with 1 CPU under -icount (its load times are '
             'not comparable): kB of '
             '/proc/meminfo\'s Slab, VmallocUsed and Percpu the load added; '
-            'the Slab a tracefs instance made then added; the Slab the '
-            'first use of each of the module\'s events added then (a read '
-            'of its format file, which builds a marker\'s event); the '
-            'module\'s '
+            'the Slab a tracefs instance made then added; the Slab a read '
+            'of each of the module\'s events\' format file added then, '
+            'after a read of its id (a marker\'s event is built on this '
+            'first use), each figure read after drop_caches and the slab '
+            'caches\' shrink; the module\'s '
             'coresize in kB (text and data); its kallsyms symbols and '
             'MARK_SYMs; the load\'s guest time in ms (10 ms steps).  The '
             '"each" rows are (N = 1000 - none) / 1000, in bytes for '

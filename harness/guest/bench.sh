@@ -39,14 +39,31 @@ list_sites() {
 # N TRACE_EVENT()s or N pr_debug()s and one with none (harness/
 # mem-modules.py, in /mem):
 # slab, vmalloc and per-CPU memory, then what a tracefs instance adds
-# with the module loaded, then what the first use of each of its events
-# adds (a read of its format file, which builds a marker's event), the
-# load's guest time, the module's kallsyms and its core size; three
-# rounds each.  "markers_bench: mem MODULE ROUND" and the meminfo kB
-# (Slab VmallocUsed Percpu) before, after the load, after the instance
-# and after the use, then the times, symbols and size.
+# with the module loaded, then, once a read of each event's id has
+# looked its directory up, what a read of its format file adds (the
+# file's dentry and inode, and a marker's event, built on this first
+# use), the load's guest time, the module's kallsyms and its core size;
+# three rounds each.  "markers_bench: mem MODULE ROUND" and the meminfo
+# kB (Slab VmallocUsed Percpu) before, after the load, after the
+# instance, after the ids and after the formats, then the times,
+# symbols and size.  Each figure is read once the caches are dropped
+# and the slab caches have given their empty slabs back, twice the
+# same (at most 8 tries: frees deferred past a grace period come
+# late), so that what one step freed does not count in the next.
 meminfo() {
-	awk '/^(Slab|VmallocUsed|Percpu):/ { printf "%s ", $2 }' /proc/meminfo
+	_prev=
+	for _try in 1 2 3 4 5 6 7 8; do
+		sync
+		echo 3 > /proc/sys/vm/drop_caches
+		for c in /sys/kernel/slab/*/shrink; do
+			echo 1 > "$c"
+		done 2> /dev/null
+		_cur=$(awk '/^(Slab|VmallocUsed|Percpu):/ { printf "%s ", $2 }' \
+			/proc/meminfo)
+		[ "$_cur" = "$_prev" ] && break
+		_prev=$_cur
+	done
+	printf '%s' "$_cur"
 }
 # events MODULE: the event directories of a module of mem-modules.py.
 events() { # MODULE
@@ -58,8 +75,6 @@ events() { # MODULE
 mem() { # MODULE...
 	for m in "$@"; do
 		for r in 1 2 3; do
-			sync
-			echo 3 > /proc/sys/vm/drop_caches
 			b=$(meminfo)
 			t0=$(cut -d' ' -f1 /proc/uptime)
 			insmod /mem/$m.ko || echo "bench: $m does not load"
@@ -67,6 +82,10 @@ mem() { # MODULE...
 			a=$(meminfo)
 			mkdir $T/instances/mem
 			i=$(meminfo)
+			for e in $(events $m); do
+				cat $e/id
+			done > /dev/null
+			l=$(meminfo)
 			for e in $(events $m); do
 				cat $e/format
 			done > /dev/null
@@ -76,7 +95,7 @@ mem() { # MODULE...
 			km=$(grep -c " __mark\..*\[$m\]\$" /proc/kallsyms)
 			c=$(cat /sys/module/$m/coresize)
 			rmmod $m
-			echo "markers_bench: mem $m $r $b$a$i$u$t0 $t1 $k $km $c"
+			echo "markers_bench: mem $m $r $b$a$i$l$u$t0 $t1 $k $km $c"
 		done
 	done
 }
